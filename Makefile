@@ -1,0 +1,60 @@
+# Set-up is idempotent: each step reruns only when its inputs change.
+OWUI_VERSION ?= 0.12.4
+OWUI_VENV ?= .owui/venv
+TORCH_VERSION := 2.13.0
+PYTHON ?= python3
+VENV_PY := .venv/bin/python
+export OWUI_VENV
+
+.PHONY: help setup browser build demo test test-mock test-e2e test-ts clean
+.DEFAULT_GOAL := help
+
+help:
+	@echo "make demo   mock server + a real Open WebUI wired to it"
+	@echo "make test   install what is missing, then run every test"
+
+.venv/.installed: pyproject.toml requirements.lock
+	$(PYTHON) -m venv .venv
+	.venv/bin/pip install --quiet --disable-pip-version-check -r requirements.lock
+	.venv/bin/pip install --quiet --disable-pip-version-check --no-deps -e .
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+# Open WebUI in a venv of its own; CPU torch first, or pip pulls a CUDA build of several GB.
+$(OWUI_VENV)/.installed-$(OWUI_VERSION):
+	$(PYTHON) -m venv $(OWUI_VENV)
+	$(OWUI_VENV)/bin/pip install --quiet --disable-pip-version-check torch==$(TORCH_VERSION)
+	$(OWUI_VENV)/bin/pip install --quiet --disable-pip-version-check open-webui==$(OWUI_VERSION)
+	touch $@
+
+browser:
+	@scripts/ensure-browser.sh >/dev/null
+
+setup: .venv/.installed node_modules/.installed $(OWUI_VENV)/.installed-$(OWUI_VERSION) browser
+
+build: node_modules/.installed
+	npm run --silent build
+
+demo: setup build
+	$(VENV_PY) -m devstack
+
+test-mock: .venv/.installed
+	$(VENV_PY) -m pytest tests/mock
+
+test-e2e: setup build
+	$(VENV_PY) -m pytest tests/e2e
+
+test-ts: node_modules/.installed
+	npm run --silent typecheck
+	npm test --silent
+
+test: setup build
+	npm run --silent typecheck
+	npm test --silent
+	$(VENV_PY) -m pytest
+
+clean:
+	rm -rf .venv node_modules extension/dist

@@ -1,0 +1,68 @@
+"""The two services of the demo and the end-to-end tests, configured in one place."""
+
+import json
+import os
+import sys
+from pathlib import Path
+
+from mock_server.registry import load_scenarios
+
+from .processes import Service
+
+ROOT = Path(__file__).resolve().parent.parent
+OWUI_VENV = Path(os.environ.get("OWUI_VENV", ROOT / ".owui" / "venv"))
+
+
+def mock_server(port: int, log_path: Path, token_delay_ms: int = 0, extra_args: list[str] = ()) -> Service:
+    command = [sys.executable, "-m", "mock_server", "--host", "127.0.0.1", "--port", str(port),
+               "--token-delay-ms", str(token_delay_ms), *extra_args]
+    return Service("mock server", command, log_path)
+
+
+def _connections(mock_url: str) -> dict[str, str]:
+    """Two connections to the mock: Chat Completions for most scenarios, and the Responses
+    API for the scenarios that only speak it (Open WebUI's per-connection `api_type`)."""
+    scenarios = load_scenarios()
+    responses_only = [name for name, s in scenarios.items() if s.chat is None and s.responses]
+    chat = [name for name, s in scenarios.items() if s.chat is not None]
+    configs = {
+        "0": {"enable": True, "model_ids": chat},
+        "1": {"enable": True, "model_ids": responses_only, "api_type": "responses"},
+    }
+    return {
+        "OPENAI_API_BASE_URLS": f"{mock_url};{mock_url}",
+        "OPENAI_API_KEYS": "mock;mock",
+        "OPENAI_API_CONFIGS": json.dumps(configs),
+    }
+
+
+def open_webui(port: int, mock_port: int, data_dir: Path, log_path: Path) -> Service:
+    """A real Open WebUI from its pinned venv: offline, no login, no background LLM tasks."""
+    mock_url = f"http://127.0.0.1:{mock_port}/v1"
+    data_dir.mkdir(parents=True, exist_ok=True)
+    env = {
+        "DATA_DIR": str(data_dir),
+        "WEBUI_AUTH": "False",
+        "WEBUI_SECRET_KEY": "owui-citations-dev",
+        "ENABLE_PERSISTENT_CONFIG": "False",  # the environment below wins at every start
+        "ENABLE_OLLAMA_API": "False",
+        "ENABLE_OPENAI_API": "True",
+        **_connections(mock_url),
+        "OFFLINE_MODE": "true",
+        "HF_HUB_OFFLINE": "1",
+        "ENABLE_VERSION_UPDATE_CHECK": "False",
+        # Offline, the default local embedding model cannot load; some versions refuse to start.
+        "RAG_EMBEDDING_ENGINE": "openai",
+        "RAG_EMBEDDING_MODEL_AUTO_UPDATE": "False",
+        "RAG_OPENAI_API_BASE_URL": mock_url,
+        "RAG_OPENAI_API_KEY": "mock",
+        # Title, tag and follow-up generation would send extra requests to the scenarios.
+        "ENABLE_TITLE_GENERATION": "False",
+        "ENABLE_TAGS_GENERATION": "False",
+        "ENABLE_FOLLOW_UP_GENERATION": "False",
+        "ENABLE_AUTOCOMPLETE_GENERATION": "False",
+        "ENABLE_SEARCH_QUERY_GENERATION": "False",
+        "ENABLE_RETRIEVAL_QUERY_GENERATION": "False",
+    }
+    command = [str(OWUI_VENV / "bin" / "open-webui"), "serve", "--host", "127.0.0.1", "--port", str(port)]
+    return Service("Open WebUI", command, log_path, env)

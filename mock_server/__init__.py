@@ -1,0 +1,1 @@
+"""A mock OpenAI-compatible server that replays each citation producer's real wire format."""

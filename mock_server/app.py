@@ -1,0 +1,28 @@
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from .errors import install_error_handlers
+from .json_bodies import JsonBodies
+from .registry import load_scenarios
+from .routers import documents, generation, models
+
+DOCUMENTS = Path(__file__).parent / "documents"
+
+
+def create_app(extra_scenario_dirs: list[Path] = (), token_delay_ms: int = 0) -> FastAPI:
+    app = FastAPI(
+        title="Citation wire-format mock",
+        description="An OpenAI-compatible server whose models are scenarios: each replays one "
+        "producer's answer with its sources where that producer puts them.",
+    )
+    app.state.scenarios = load_scenarios(list(extra_scenario_dirs))
+    app.state.token_delay_ms = token_delay_ms
+    install_error_handlers(app)
+    app.include_router(models.router)
+    app.include_router(generation.router)
+    app.include_router(documents.router)
+    app.mount("/static", StaticFiles(directory=DOCUMENTS), name="static")
+    app.add_middleware(JsonBodies)
+    return app

@@ -1,0 +1,48 @@
+"""OpenAI-style errors: ``{"error": {"message", "type", "param", "code"}}`` for every 4xx."""
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+
+class OpenAIError(Exception):
+    def __init__(self, status: int, message: str, *, type: str = "invalid_request_error",
+                 param: str | None = None, code: str | None = None):
+        super().__init__(message)
+        self.status, self.message, self.type, self.param, self.code = status, message, type, param, code
+
+
+def error_response(status: int, message: str, type: str = "invalid_request_error",
+                   param: str | None = None, code: str | None = None) -> JSONResponse:
+    return JSONResponse(
+        {"error": {"message": message, "type": type, "param": param, "code": code}}, status_code=status
+    )
+
+
+def unknown_model(model: str) -> OpenAIError:
+    return OpenAIError(404, f"The model `{model}` does not exist or you do not have access to it.",
+                       param="model", code="model_not_found")
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(OpenAIError)
+    async def _openai_error(_: Request, error: OpenAIError) -> JSONResponse:
+        return error_response(error.status, error.message, error.type, error.param, error.code)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid_request(_: Request, error: RequestValidationError) -> JSONResponse:
+        first = error.errors()[0] if error.errors() else {}
+        location = [str(part) for part in first.get("loc", ()) if part != "body"]
+        if first.get("type") == "json_invalid":
+            return error_response(400, "We could not parse the JSON body of your request.", code="invalid_json")
+        if not location:  # the body as a whole
+            missing = first.get("type") == "missing"
+            return error_response(400, "The request body is missing." if missing
+                                  else "The request body must be a JSON object.")
+        param = ".".join(location)
+        return error_response(400, f"Invalid value for '{param}': {first.get('msg', 'malformed')}.", param=param)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_: Request, error: StarletteHTTPException) -> JSONResponse:
+        return error_response(error.status_code, str(error.detail), code=None)

@@ -1,0 +1,19 @@
+"""Reads every /v1 request body as JSON, whatever its Content-Type.
+
+``curl -d '{…}'`` sends ``application/x-www-form-urlencoded``; OpenAI-compatible servers read
+the body as JSON anyway, and FastAPI would otherwise reject it as "not an object"."""
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+_JSON = (b"content-type", b"application/json")
+
+
+class JsonBodies:
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] == "POST" and scope["path"].startswith("/v1/"):
+            headers = [(name, value) for name, value in scope["headers"] if name != b"content-type"]
+            scope = {**scope, "headers": [*headers, _JSON]}
+        await self.app(scope, receive, send)

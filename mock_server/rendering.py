@@ -1,0 +1,123 @@
+"""Turns a scenario into response bytes: one JSON body, or a list of server-sent events."""
+
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .encoding import dumps
+from .scenarios import Endpoint, Scenario, WholeSegment
+from .templates import Renderer
+
+EndpointKind = Literal["chat", "completions", "responses"]
+_WORD_START = re.compile(r"(?<=\S)(?=\s)")
+
+# OpenAI's stream_options.include_usage: one more chunk, with no choices, before [DONE].
+_USAGE_CHUNK = {
+    "id": "${id}", "object": "chat.completion.chunk", "created": "${created}",
+    "model": "${model}", "choices": [], "usage": "${usage}",
+}
+
+
+@dataclass(frozen=True)
+class RequestFacts:
+    """What a response may depend on besides the scenario."""
+
+    model: str
+    base_url: str  # where the mock is reached, so that links in sources open on it
+    prompt_tokens: int
+
+
+@dataclass(frozen=True)
+class ServerSentEvent:
+    text: str
+    delay_ms: int = 0
+
+
+def _pieces(scenario: Scenario, renderer: Renderer) -> list[str]:
+    """The answer cut into stream pieces: words with their leading white space."""
+    pieces: list[str] = []
+    for segment in scenario.answer:
+        if isinstance(segment, WholeSegment):
+            pieces.append(renderer.render(segment.whole))
+        else:
+            pieces.extend(p for p in _WORD_START.split(renderer.render(segment)) if p)
+    return pieces
+
+
+def _prepare(scenario: Scenario, facts: RequestFacts) -> tuple[Renderer, list[str]]:
+    """A renderer with the built-in variables, and the answer's stream pieces."""
+    renderer = Renderer(scenario.vars, {"model": facts.model, "base_url": facts.base_url})
+    pieces = _pieces(scenario, renderer)
+    usage = {
+        "prompt_tokens": facts.prompt_tokens,
+        "completion_tokens": len(pieces),
+        "total_tokens": facts.prompt_tokens + len(pieces),
+    }
+    renderer.define({"answer": "".join(pieces), "usage": usage, **usage})
+    return renderer, pieces
+
+
+def _endpoint(scenario: Scenario, kind: EndpointKind) -> Endpoint:
+    endpoint = scenario.endpoint(kind)
+    if endpoint is None:
+        raise LookupError(f"scenario {scenario.name!r} does not serve this endpoint")
+    return endpoint
+
+
+def render_body(scenario: Scenario, kind: EndpointKind, facts: RequestFacts) -> str:
+    renderer, _ = _prepare(scenario, facts)
+    body = renderer.render(_endpoint(scenario, kind).body)
+    return dumps(body, scenario.json_style.body)
+
+
+def _sse(data: Any, event: str | None, style: str, delay_ms: int) -> ServerSentEvent:
+    payload = data if isinstance(data, str) else dumps(data, style)
+    prefix = f"event: {event}\n" if event else ""
+    return ServerSentEvent(f"{prefix}data: {payload}\n\n", delay_ms)
+
+
+def _selected_pieces(pieces_slice: str | None, count: int) -> list[int]:
+    """Indices of the pieces an entry repeats over; [-1] for an entry sent once."""
+    if pieces_slice is None:
+        return [-1]
+    start, stop = (int(bound) if bound else None for bound in pieces_slice.split(":"))
+    return list(range(count))[start:stop]
+
+
+def render_stream(
+    scenario: Scenario, kind: EndpointKind, facts: RequestFacts, include_usage: bool = False
+) -> list[ServerSentEvent]:
+    """Every event of the stream, in order; chat streams end with OpenAI's ``data: [DONE]``."""
+    entries = _endpoint(scenario, kind).stream
+    if entries is None:
+        raise LookupError(f"scenario {scenario.name!r} does not stream this endpoint")
+    renderer, pieces = _prepare(scenario, facts)
+    style = scenario.json_style.stream
+    events: list[ServerSentEvent] = []
+    sent = ""  # the answer text streamed so far, for producers that repeat it (Perplexity)
+    for entry in entries:
+        for index in _selected_pieces(entry.pieces, len(pieces)):
+            local: dict[str, Any] = {"seq": len(events)}
+            if index >= 0:
+                sent += pieces[index]
+                local["piece"] = pieces[index]
+            local["content_so_far"] = sent
+            data = renderer.child(local).render(entry.data)
+            events.append(_sse(data, entry.event, style, entry.delay_ms))
+    if kind == "chat":
+        if include_usage:
+            events.append(_sse(renderer.render(_USAGE_CHUNK), None, style, 0))
+        events.append(ServerSentEvent("data: [DONE]\n\n"))
+    return events
+
+
+def check_renders(scenario: Scenario, base_url: str) -> None:
+    """Render every endpoint in every mode once; raises what a request would hit."""
+    facts = RequestFacts(model=scenario.name, base_url=base_url, prompt_tokens=1)
+    for kind in ("chat", "completions", "responses"):
+        endpoint = scenario.endpoint(kind)
+        if endpoint is None:
+            continue
+        render_body(scenario, kind, facts)
+        if endpoint.stream is not None:
+            render_stream(scenario, kind, facts, include_usage=(kind == "chat"))

@@ -1,0 +1,46 @@
+"""Typed request bodies. Unknown fields are accepted, as OpenAI-compatible servers do."""
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Request(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    model: str
+    stream: bool = False
+
+
+class Message(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    role: str
+    content: Any = None
+
+
+class StreamOptions(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    include_usage: bool = False
+
+
+class ChatCompletionRequest(_Request):
+    messages: list[Message] = Field(min_length=1)
+    stream_options: StreamOptions | None = None
+
+
+class CompletionRequest(_Request):
+    prompt: str | list[str]
+
+
+class ResponsesRequest(_Request):
+    input: str | list[Any]
+
+
+def count_words(value: Any) -> int:
+    """A deterministic stand-in for prompt tokens: words in every text the request holds."""
+    if isinstance(value, str):
+        return len(value.split())
+    if isinstance(value, list):
+        return sum(count_words(item) for item in value)
+    if isinstance(value, dict):
+        return sum(count_words(item) for key, item in value.items() if key in {"content", "text", "input"})
+    return 0

@@ -1,0 +1,23 @@
+from fastapi import APIRouter, Request
+from pydantic import BaseModel
+
+router = APIRouter(prefix="/v1", tags=["models"])
+
+
+class Model(BaseModel):
+    id: str
+    object: str = "model"
+    created: int = 0
+    owned_by: str
+
+
+class ModelList(BaseModel):
+    object: str = "list"
+    data: list[Model]
+
+
+@router.get("/models")
+def list_models(request: Request) -> ModelList:
+    """One model per scenario: the model id is the scenario's name."""
+    scenarios = request.app.state.scenarios
+    return ModelList(data=[Model(id=name, owned_by=s.producer) for name, s in scenarios.items()])

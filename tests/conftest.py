@@ -1,0 +1,31 @@
+from collections.abc import Iterator
+
+import httpx
+import openai
+import pytest
+
+from devstack.processes import free_port
+from devstack.stack import mock_server
+
+
+@pytest.fixture(scope="session")
+def mock_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The real mock server, started as `python -m mock_server` on a free port."""
+    port = free_port()
+    service = mock_server(port, tmp_path_factory.mktemp("logs") / "mock-server.log").start()
+    try:
+        service.wait_until_ready(f"http://127.0.0.1:{port}/v1/models", 30)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        service.stop()
+
+
+@pytest.fixture(scope="session")
+def client(mock_url: str) -> openai.OpenAI:
+    return openai.OpenAI(base_url=f"{mock_url}/v1", api_key="test", max_retries=0)
+
+
+@pytest.fixture(scope="session")
+def http(mock_url: str) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=mock_url, timeout=30) as session:
+        yield session

@@ -1,0 +1,26 @@
+"""The pinned Open WebUI runs here, offline, and sees the mock server's scenarios as models."""
+
+import pytest
+
+from tests.e2e.stack import Stack
+from tests.wire import SCENARIOS
+
+pytestmark = pytest.mark.e2e
+
+
+def test_every_scenario_is_a_model_in_open_webui(stack: Stack) -> None:
+    with stack.api() as api:
+        models = api.get("/api/models").json()["data"]
+    assert {model["id"] for model in models} >= set(SCENARIOS)
+
+
+@pytest.mark.parametrize("model", ["openrag", "openai-responses"])
+def test_open_webui_relays_a_scenario_answer(stack: Stack, model: str) -> None:
+    """Through both connections: Chat Completions, and the Responses API one."""
+    with stack.api() as api:
+        response = api.post("/api/chat/completions", json={
+            "model": model, "stream": False, "messages": [{"role": "user", "content": "?"}]})
+    assert response.status_code == 200, response.text
+    content = response.json()["choices"][0]["message"]["content"]
+    assert content.split()[:3] == {"openrag": ["Le", "chiffre", "d'affaires"],
+                                   "openai-responses": ["Adults", "should", "do"]}[model]

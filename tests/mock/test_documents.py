@@ -1,0 +1,62 @@
+"""Every link the scenarios send opens something real on the mock server itself."""
+
+import json
+import re
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from tests.wire import SCENARIOS, sse_data
+
+LINKLESS = {"answer-spans"}  # its citations name document sections, not URLs
+
+
+def strings_in(value: object) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+        if value.startswith("{"):  # JSON inside a string: OpenRAG's extra
+            yield from strings_in(json.loads(value))
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from strings_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from strings_in(item)
+
+
+def every_payload(http: httpx.Client, name: str) -> Iterator[object]:
+    """Every body and stream chunk the scenario sends, parsed, on every endpoint it speaks."""
+    for kind, path, field in [("chat", "/v1/chat/completions", "messages"),
+                              ("completions", "/v1/completions", "prompt"), ("responses", "/v1/responses", "input")]:
+        endpoint = SCENARIOS[name].endpoint(kind)
+        if endpoint is None:
+            continue
+        request = {"model": name, field: [{"role": "user", "content": "x"}] if field == "messages" else "x"}
+        yield http.post(path, json=request).json()
+        if endpoint.stream is not None:
+            stream = http.post(path, json={**request, "stream": True}).text
+            yield from (json.loads(p) for p in sse_data(stream) if p != "[DONE]")
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_every_cited_link_resolves_locally(http: httpx.Client, mock_url: str, name: str) -> None:
+    link = re.compile(re.escape(mock_url) + r"/[^\s\"'()<>\[\]\\]+")
+    urls = {url for payload in every_payload(http, name) for text in strings_in(payload) for url in link.findall(text)}
+    assert urls or name in LINKLESS, "a scenario should cite something the mock serves"
+    for url in urls:
+        response = http.get(url)
+        assert response.status_code == 200, url
+
+
+def test_the_report_is_a_real_multi_page_pdf(http: httpx.Client) -> None:
+    response = http.get("/static/rapport_2024.pdf")
+    assert response.headers["content-type"] == "application/pdf"
+    assert response.content.startswith(b"%PDF-") and b"/Count 8" in response.content
+
+
+def test_extract_returns_the_chunk_of_a_64_bit_id(http: httpx.Client) -> None:
+    response = http.get("/extract/458812345678901234")
+    assert response.status_code == 200
+    assert "12,4 M€" in response.json()["page_content"]
+    assert '"_id":458812345678901234' in response.text

@@ -1,0 +1,104 @@
+"""The OpenAI protocol as the official SDK sees it, for every scenario."""
+
+import time
+
+import httpx
+import openai
+import pytest
+
+from devstack.processes import free_port
+from devstack.stack import mock_server
+from tests.wire import CHAT_SCENARIOS, SCENARIOS, raw_chunks, sse_data
+
+USER = [{"role": "user", "content": "Which sources support this?"}]
+
+
+def test_models_lists_one_model_per_scenario(client: openai.OpenAI) -> None:
+    ids = {model.id for model in client.models.list()}
+    assert ids == set(SCENARIOS)
+    assert {"openrag", "azure-on-your-data", "openai-url-citation", "openai-url-citation-flat",
+            "openai-responses", "grok2api", "grok2api-sources-block", "grok2api-go", "perplexity",
+            "answer-spans"} <= ids
+
+
+@pytest.mark.parametrize("model", CHAT_SCENARIOS)
+def test_sdk_parses_both_modes_to_the_same_answer(client: openai.OpenAI, model: str) -> None:
+    completion = client.chat.completions.create(model=model, messages=USER)
+    answer = completion.choices[0].message.content
+    assert answer and completion.choices[0].finish_reason == "stop"
+
+    streamed = ""
+    finish_reasons = []
+    for chunk in client.chat.completions.create(model=model, messages=USER, stream=True):
+        for choice in chunk.choices:
+            streamed += choice.delta.content or ""
+            finish_reasons.append(choice.finish_reason)
+    assert streamed == answer
+    assert "stop" in finish_reasons
+
+
+@pytest.mark.parametrize("model", CHAT_SCENARIOS)
+def test_chat_streams_end_with_done(http: httpx.Client, model: str) -> None:
+    payloads, _ = raw_chunks(http, model)
+    assert payloads[-1] == "[DONE]"
+    assert payloads.count("[DONE]") == 1
+
+
+@pytest.mark.parametrize("model", CHAT_SCENARIOS)
+def test_include_usage_adds_a_usage_chunk_before_done(client: openai.OpenAI, http: httpx.Client, model: str) -> None:
+    chunks = list(client.chat.completions.create(
+        model=model, messages=USER, stream=True, stream_options={"include_usage": True}))
+    assert chunks[-1].choices == []
+    assert chunks[-1].usage.completion_tokens > 0
+    assert chunks[-1].usage.total_tokens == chunks[-1].usage.prompt_tokens + chunks[-1].usage.completion_tokens
+
+    _, without = raw_chunks(http, model)
+    assert all(chunk.get("choices") != [] or "usage" not in chunk for chunk in without[1:])
+
+
+def test_prompt_tokens_follow_the_request(client: openai.OpenAI) -> None:
+    short = client.chat.completions.create(model="openrag", messages=[{"role": "user", "content": "a"}])
+    long = client.chat.completions.create(model="openrag", messages=[{"role": "user", "content": "a b c d"}])
+    assert long.usage.prompt_tokens == short.usage.prompt_tokens + 3
+
+
+def test_responses_stream_parses_with_the_sdk(client: openai.OpenAI) -> None:
+    response = client.responses.create(model="openai-responses", input="Exercise?")
+    events = list(client.responses.create(model="openai-responses", input="Exercise?", stream=True))
+    deltas = "".join(e.delta for e in events if e.type == "response.output_text.delta")
+    assert deltas == response.output_text
+    assert events[-1].type == "response.completed"
+    assert [e.sequence_number for e in events] == list(range(len(events)))
+
+
+def test_responses_stream_has_event_lines_and_no_done(http: httpx.Client) -> None:
+    text = http.post("/v1/responses", json={"model": "openai-responses", "input": "x", "stream": True}).text
+    assert "[DONE]" not in text
+    names = [line[len("event: "):] for line in text.splitlines() if line.startswith("event: ")]
+    assert len(names) == len(sse_data(text))
+    assert names[0] == "response.created" and names[-1] == "response.completed"
+
+
+def test_completions_endpoint_answers_without_streaming(client: openai.OpenAI) -> None:
+    completion = client.completions.create(model="openrag", prompt="Chiffre d'affaires ?")
+    assert completion.choices[0].text.startswith("Le chiffre d'affaires 2024")
+
+
+def test_token_delay_paces_the_stream(tmp_path) -> None:
+    port = free_port()
+    service = mock_server(port, tmp_path / "mock.log", token_delay_ms=40).start()
+    try:
+        service.wait_until_ready(f"http://127.0.0.1:{port}/v1/models", 30)
+        started = time.monotonic()
+        body = {"model": "perplexity", "messages": USER, "stream": True}
+        payloads = sse_data(httpx.post(f"http://127.0.0.1:{port}/v1/chat/completions", json=body, timeout=60).text)
+        elapsed = time.monotonic() - started
+    finally:
+        service.stop()
+    # A lower bound only: the pauses between the events must have happened.
+    assert elapsed >= (len(payloads) - 1) * 0.040
+
+
+def test_output_is_deterministic(http: httpx.Client) -> None:
+    body = {"model": "grok2api", "messages": USER, "stream": True}
+    assert http.post("/v1/chat/completions", json=body).text == http.post("/v1/chat/completions", json=body).text

@@ -1,0 +1,75 @@
+"""Scenario files: users add their own; a broken one stops the server with its name and reason."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+
+from devstack.processes import free_port
+from devstack.stack import mock_server
+from tests.wire import scenario_file_from_readme, sse_data
+
+GOOD_CHAT = """
+producer: demo
+description: d
+vars: {id: x, created: 1}
+answer: ["Hello [1]."]
+chat:
+  body: {id: "${id}", object: chat.completion, created: "${created}", model: "${model}",
+         choices: [{index: 0, message: {role: assistant, content: "${answer}"}, finish_reason: stop}]}
+"""
+
+
+def start_failure(tmp_path: Path, files: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    return subprocess.run([sys.executable, "-m", "mock_server", "--port", str(free_port()), "--scenarios", str(tmp_path)],
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("producer: x\ndescription: [unclosed\n", "while parsing"),
+    ("- just\n- a list\n", "mapping"),
+    (GOOD_CHAT.replace("producer: demo", "producer: demo\ncolour: blue"), "colour"),
+    (GOOD_CHAT.replace("description: d\n", ""), "description"),
+    (GOOD_CHAT.replace('"${id}"', '"${nope}"'), "unknown variable ${nope}"),
+    (GOOD_CHAT.replace('"${created}"', '{$offset: "absent", unit: code_points}'), "'absent' not found"),
+    (GOOD_CHAT + "  stream:\n    - pieces: every\n      data: x\n", "pieces"),
+])
+def test_malformed_scenario_stops_the_server_with_file_and_reason(tmp_path: Path, text: str, reason: str) -> None:
+    result = start_failure(tmp_path, {"broken.yaml": text})
+    assert result.returncode == 2
+    assert "broken.yaml" in result.stderr and reason in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_a_name_defined_twice_is_refused(tmp_path: Path) -> None:
+    result = start_failure(tmp_path, {"perplexity.yaml": GOOD_CHAT})
+    assert result.returncode == 2 and "'perplexity' is already defined" in result.stderr
+
+
+def test_missing_scenario_directory_is_refused(tmp_path: Path) -> None:
+    result = subprocess.run([sys.executable, "-m", "mock_server", "--scenarios", str(tmp_path / "absent")],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and "not a directory" in result.stderr
+
+
+def test_readme_example_loads_and_serves_both_modes(tmp_path: Path) -> None:
+    directory = tmp_path / "scenarios"
+    directory.mkdir()
+    (directory / "my-rag.yaml").write_text(scenario_file_from_readme())
+    port = free_port()
+    service = mock_server(port, tmp_path / "mock.log", extra_args=["--scenarios", str(directory)]).start()
+    base = f"http://127.0.0.1:{port}"
+    try:
+        service.wait_until_ready(f"{base}/v1/models", 30)
+        assert "my-rag" in [m["id"] for m in httpx.get(f"{base}/v1/models").json()["data"]]
+        request = {"model": "my-rag", "messages": [{"role": "user", "content": "x"}]}
+        body = httpx.post(f"{base}/v1/chat/completions", json=request).json()
+        stream = sse_data(httpx.post(f"{base}/v1/chat/completions", json={**request, "stream": True}).text)
+    finally:
+        service.stop()
+    assert body["my_sources"][0]["url"] == f"{base}/static/web/who-physical-activity.html"
+    assert stream[-1] == "[DONE]" and '"my_sources"' in stream[-2]

@@ -1,0 +1,39 @@
+"""Helpers to read the mock server's raw responses."""
+
+import json
+from pathlib import Path
+
+import httpx
+
+from mock_server.registry import load_scenarios
+
+SCENARIOS = load_scenarios()
+CHAT_SCENARIOS = sorted(name for name, s in SCENARIOS.items() if s.chat is not None)
+
+
+def sse_data(text: str) -> list[str]:
+    """The payloads of the `data:` lines of a server-sent event stream, in order."""
+    return [line[len("data: "):] for line in text.splitlines() if line.startswith("data: ")]
+
+
+def raw_chunks(http: httpx.Client, model: str, **extra: object) -> tuple[list[str], list[dict]]:
+    """A streamed chat completion as raw `data:` payloads and as parsed JSON (without [DONE])."""
+    body = {"model": model, "messages": [{"role": "user", "content": "Sources?"}], "stream": True, **extra}
+    response = http.post("/v1/chat/completions", json=body)
+    assert response.status_code == 200, response.text
+    payloads = sse_data(response.text)
+    return payloads, [json.loads(p) for p in payloads if p != "[DONE]"]
+
+
+def chat_body(http: httpx.Client, model: str) -> tuple[str, dict]:
+    body = {"model": model, "messages": [{"role": "user", "content": "Sources?"}]}
+    response = http.post("/v1/chat/completions", json=body)
+    assert response.status_code == 200, response.text
+    return response.text, response.json()
+
+
+def scenario_file_from_readme() -> str:
+    """The complete scenario example of the README, so that the documented format is tested."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    start = readme.index("```yaml\n", readme.index("## Adding a scenario")) + len("```yaml\n")
+    return readme[start:readme.index("```", start)]
