@@ -6,7 +6,7 @@ PYTHON ?= python3
 VENV_PY := .venv/bin/python
 export OWUI_VENV
 
-.PHONY: help setup browser build demo test test-mock test-e2e test-ts clean
+.PHONY: help setup browser build demo test test-mock test-e2e test-ts bench-core clean
 .DEFAULT_GOAL := help
 
 help:
@@ -47,7 +47,7 @@ test-mock: .venv/.installed
 test-e2e: setup build
 	$(VENV_PY) -m pytest tests/e2e
 
-test-ts: node_modules/.installed
+test-ts: .venv/.installed build
 	npm run --silent typecheck
 	npm test --silent
 
@@ -55,6 +55,9 @@ test: setup build
 	npm run --silent typecheck
 	npm test --silent
 	$(VENV_PY) -m pytest
+
+bench-core: node_modules/.installed
+	npm run --silent bench:core
 
 clean:
 	rm -rf .venv node_modules extension/dist

@@ -1,0 +1,69 @@
+/**
+ * `npm run bench:core`: the core alone, on inputs the size of real worst cases. A benchmark,
+ * not a test: it prints numbers and targets and never fails.
+ */
+
+import { performance } from 'node:perf_hooks';
+
+import { createAccumulator, extractCitations, linkMarkers } from '../src/core/index.js';
+
+const RUNS = 50;
+
+function measure(name: string, targetMs: number, setup: () => () => unknown): void {
+  for (let i = 0; i < 5; i++) setup()(); // warm up the JIT
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const run = setup();
+    const start = performance.now();
+    run();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  const median = times[Math.floor(RUNS / 2)]!;
+  const p95 = times[Math.floor(RUNS * 0.95)]!;
+  const verdict = median <= targetMs ? 'ok' : 'MISSED';
+  console.log(`${name.padEnd(52)} median ${median.toFixed(3).padStart(8)} ms   p95 ${p95.toFixed(3).padStart(8)} ms   target ≤ ${targetMs} ms   ${verdict}`);
+}
+
+// 1. A grok2api body with 400 search sources, each cited once in the text.
+const grokText: string[] = [];
+const annotations: unknown[] = [];
+const searchSources: unknown[] = [];
+for (let i = 1; i <= 400; i++) {
+  const url = `https://news.example/article-${i}`;
+  const sentence = `Fact number ${i} is stated here, l’été 😀.`;
+  const marker = ` [[${i}]](${url})`;
+  const before = [...grokText.join('')].length + [...sentence].length;
+  grokText.push(sentence + marker);
+  annotations.push({ type: 'url_citation', url_citation: { url, title: `Article ${i}`, start_index: before, end_index: before + [...marker].length } });
+  searchSources.push({ url, title: `Article ${i}`, type: i % 10 === 0 ? 'x_post' : 'web' });
+}
+const grokBody = {
+  id: 'chatcmpl-bench', object: 'chat.completion', model: 'grok-4',
+  choices: [{ index: 0, message: { role: 'assistant', content: grokText.join(''), annotations }, finish_reason: 'stop' }],
+  search_sources: searchSources,
+};
+measure('extractCitations: grok2api body, 400 sources', 1, () => () => extractCitations(grokBody));
+
+// 2. An OpenRAG stream of 2,000 chunks: "{}" until the last content chunk and the finish chunk.
+const sources = JSON.stringify({ sources: Array.from({ length: 20 }, (_, i) => ({
+  source_type: 'document', file_url: `https://rag.example/static/doc${i}.pdf`, chunk_url: `https://rag.example/extract/${458812345678901234n + BigInt(i)}`,
+  filename: `doc${i}.pdf`, page: i + 1, relevance_score: 5 - i / 4 })) });
+const chunk = (content: string | null, extra: string) => ({
+  id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'openrag',
+  choices: [{ index: 0, delta: content === null ? {} : { content }, logprobs: null, finish_reason: content === null ? 'stop' : null }], extra,
+});
+const openragChunks = [...Array.from({ length: 1998 }, (_, i) => chunk(` word${i}`, '{}')), chunk(' end.', sources), chunk(null, sources)];
+measure('createAccumulator: OpenRAG stream, 2,000 chunks', 20, () => () => {
+  const accumulator = createAccumulator();
+  for (const c of openragChunks) accumulator.add(c);
+  return accumulator.result();
+});
+
+// 3. A 20,000-character answer with 300 markers of mixed syntax.
+const perplexity = extractCitations({ search_results: Array.from({ length: 30 }, (_, i) => ({ url: `https://s.example/${i}`, title: `S${i}` })) });
+const forms = (n: number) => [`[${n}]`, `[${n}, ${(n % 30) + 1}]`, `[doc${n}]`, `【${n}】`, `[${n}][${(n % 30) + 1}]`][n % 5]!;
+let answer = '';
+for (let i = 0; i < 300; i++) answer += 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiu. '.slice(0, 62) + forms((i % 30) + 1);
+answer = answer.padEnd(20_000, ' filler text');
+measure(`linkMarkers: ${answer.length.toLocaleString('en')} characters, 300 markers`, 5, () => () => linkMarkers(answer, perplexity.citations));

@@ -1,0 +1,17 @@
+import { extractCitations } from './extract.js';
+import type { ExtractOptions, ExtractResult } from './model.js';
+import { createMerger } from './stream.js';
+
+export interface Accumulator {
+  /** Takes a chunk: an object, its JSON text, or SSE `data:` lines. Never throws. */
+  add(chunk: unknown): void;
+  /** The citations of everything added so far (same shape as extractCitations). */
+  result(): ExtractResult;
+  /** The answer text streamed so far. */
+  text(): string;
+}
+
+export function createAccumulator(options: ExtractOptions = {}): Accumulator {
+  const merger = createMerger();
+  return { add: merger.add, result: () => extractCitations(merger.body(), options), text: merger.text };
+}

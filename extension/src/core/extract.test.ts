@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { createAccumulator } from './accumulate.js';
+import { extractCitations } from './extract.js';
+import { STORED_KEY } from './formats/open-webui.js';
+
+const chat = (message: object, top: object = {}) => ({ choices: [{ index: 0, message: { role: 'assistant', content: 'x', ...message } }], ...top });
+
+test('nothing to find: empty result, for any shape', () => {
+  for (const payload of [undefined, null, 0, '', 'not json', '{}', [], {}, { choices: null }, { extra: '{}' },
+    { extra: 'not json' }, { extra: 42 }, { extra: '{"sources": "nope"}' }, { search_sources: null },
+    { citations: [1, 2] }, { search_results: [null, 'x'] }, chat({ annotations: [{ type: 'file_path' }] })]) {
+    assert.deepEqual(extractCitations(payload), { format: null, citations: [] }, JSON.stringify(payload));
+  }
+});
+
+test('nulls and wrong types inside sources are skipped, never invented', () => {
+  const { citations } = extractCitations({ search_results: [{ title: null, url: 7, snippet: ['x'] }, { url: 'https://ok.example/a' }] });
+  assert.deepEqual(citations.map((c) => [c.title, c.url, c.snippet]), [
+    ['Untitled source', null, null],
+    ['ok.example/a', 'https://ok.example/a', null],
+  ]);
+  assert.equal(extractCitations({ search_results: [{}] }, { locale: 'fr' }).citations[0]!.title, 'Source sans titre');
+  assert.equal(extractCitations({ search_results: [{}] }, { locale: 'zh-CN' }).citations[0]!.title, '未命名来源');
+});
+
+test('one URL cited by several annotations is one citation with every span', () => {
+  const annotation = (start: number) => ({ type: 'url_citation', url_citation: { url: 'https://a.example/', title: 'A', start_index: start, end_index: start + 2 } });
+  const { citations } = extractCitations(chat({ annotations: [annotation(0), annotation(5), { type: 'url_citation', url: 'https://b.example/', title: 'B' }] }));
+  assert.deepEqual(citations.map((c) => [c.index, c.title, c.anchors.length]), [[1, 'A', 2], [2, 'B', 0]]);
+});
+
+test('duplicate sources merge: best score kept, pages merged', () => {
+  const doc = (page: number, score: number) => ({ source_type: 'document', file_url: 'https://f.example/r.pdf', filename: 'r.pdf', page, relevance_score: score });
+  const { citations } = extractCitations({ extra: JSON.stringify({ sources: [doc(3, 1.5), doc(7, 4.2), doc(3, 0.1)] }) });
+  assert.equal(citations.length, 2); // no chunk_url: file and page make the identity
+  const native = extractCitations({
+    sources: [{ source: { id: 'f1', name: 'r.pdf' }, document: ['p3', 'p7', 'p5'], metadata: [{ source: 'f1', page: 2 }, { source: 'f1', page: 6 }, { source: 'f1', page: 4 }], distances: [0.4, 0.9, 0.2] }],
+  }).citations;
+  assert.deepEqual(native.map((c) => [c.title, c.pages, c.page, c.pageEnd, c.score, c.scoreKind, c.snippet]), [['r.pdf', [3, 5, 7], 3, 7, 0.9, 'similarity', 'p7']]);
+});
+
+test('a producer with no order is ranked by score', () => {
+  const context = { all_retrieved_documents: [
+    { content: 'low', title: 'Low', rerank_score: 0.5, filter_reason: null },
+    { content: 'out', title: 'Filtered', rerank_score: 3.9, filter_reason: 'rerank' },
+    { content: 'high', title: 'High', rerank_score: 3.1, filter_reason: null },
+  ] };
+  const { citations } = extractCitations(chat({ context }));
+  assert.deepEqual(citations.map((c) => [c.index, c.title, c.score]), [[1, 'High', 3.1], [2, 'Low', 0.5]]);
+});
+
+test('bracketed, unicode and hostile titles come through as text', () => {
+  const titles = ['[1] Intro (draft) ]]', '𝕏/@user: 😀 l’été', '<img src=x onerror=alert(1)>'];
+  const { citations } = extractCitations({ search_results: titles.map((title, i) => ({ title, url: `https://e.example/${i}` })) });
+  assert.deepEqual(citations.map((c) => c.title), titles);
+});
+
+test('unsafe links are dropped but the source is kept', () => {
+  const { citations } = extractCitations({ citations: ['javascript:alert(1)', 'https://ok.example/'] });
+  assert.deepEqual(citations.map((c) => [c.index, c.url]), [[1, null], [2, 'https://ok.example/']]);
+});
+
+test('Azure: the legacy tool message, and scores merged by title', () => {
+  const legacy = { choices: [{ messages: [{ role: 'tool', content: JSON.stringify({ citations: [{ content: 'c', title: 'T', url: 'https://t.example/' }] }) }, { role: 'assistant', content: 'x [doc1]' }] }] };
+  assert.deepEqual(extractCitations(legacy).citations.map((c) => c.title), ['T']);
+  const scored = chat({ context: { citations: [{ content: 'c1', title: 'T', chunk_id: '0' }], all_retrieved_documents: [{ content: 'other', title: 'T', chunk_id: '0', original_search_score: 9.5 }] } });
+  assert.deepEqual(extractCitations(scored).citations.map((c) => [c.score, c.scoreKind]), [[9.5, 'bm25']]);
+});
+
+test('Open WebUI native sources: grouping and numbering as Open WebUI does', () => {
+  const sources = [
+    { source: { name: 'https://w.example/a', type: 'web_search_results' }, document: ['a1', 'b1'], metadata: [{ source: 'https://w.example/a' }, { source: 'https://w.example/b', name: 'B page' }] },
+    { source: { id: 'file-1', name: 'notes.md' }, document: ['n'], metadata: [{ file_id: 'file-1' }] },
+  ];
+  const { format, citations } = extractCitations({ role: 'assistant', content: 'x [3]', sources });
+  assert.equal(format, 'open-webui');
+  assert.deepEqual(citations.map((c) => [c.index, c.title, c.url, c.kind]), [
+    [1, 'w.example/a', 'https://w.example/a', 'web'], [2, 'B page', 'https://w.example/b', 'web'], [3, 'notes.md', null, 'document'],
+  ]);
+});
+
+test('a citation stored by the extension reads back the same, re-checked', () => {
+  const original = extractCitations({ citations: [{ section_id: 's1', title: 'S', page_start: 2, quote: 'abc', quote_start: 2, quote_end: 5, content: 'xxabcxx' }] }).citations[0]!;
+  const stored = { ...original, url: 'javascript:alert(1)', kind: 'evil', scoreKind: 'fake' };
+  const { citations } = extractCitations({ sources: [{ source: { id: original.id, name: original.title }, document: ['xxabcxx'], metadata: [{ source: original.id, [STORED_KEY]: stored }] }] });
+  assert.deepEqual(citations[0], { ...original, format: 'open-webui', kind: 'document' });
+});
+
+test('accumulator: last non-empty replacing field, "{}" ignored, annotations appended once', () => {
+  const accumulator = createAccumulator();
+  const sources = JSON.stringify({ sources: [{ source_type: 'web', url: 'https://w.example/', title: 'W' }] });
+  accumulator.add({ choices: [{ delta: { role: 'assistant', content: '' } }], extra: '{}' });
+  accumulator.add({ choices: [{ delta: { content: 'Hello' } }], extra: sources });
+  accumulator.add({ choices: [{ delta: {}, finish_reason: 'stop' }], extra: '{}' });
+  accumulator.add('data: [DONE]');
+  assert.deepEqual(accumulator.result().citations.map((c) => c.title), ['W']);
+  assert.equal(accumulator.text(), 'Hello');
+
+  const annotated = createAccumulator();
+  const annotation = { type: 'url_citation', url_citation: { url: 'https://a.example/', title: 'A', start_index: 0, end_index: 1 } };
+  annotated.add({ choices: [{ delta: { content: 'A' } }] });
+  annotated.add({ choices: [{ delta: { annotations: [annotation] } }] });
+  annotated.add({ choices: [{ delta: { annotations: [annotation] } }] }); // a proxy repeating itself
+  assert.equal(annotated.result().citations[0]!.anchors.length, 1);
+});
+
+test('accumulator: Azure context read wherever it comes, malformed chunks skipped', () => {
+  const accumulator = createAccumulator();
+  accumulator.add('data: {not json');
+  accumulator.add(42);
+  accumulator.add({ choices: [{ delta: { content: 'Walk [doc1].' } }] });
+  accumulator.add({ choices: [{ delta: { context: { citations: [{ content: 'c', title: 'Late context' }] } } }] });
+  accumulator.add({ choices: [{ delta: {}, finish_reason: 'stop' }] });
+  assert.deepEqual(accumulator.result().citations.map((c) => c.title), ['Late context']);
+});
+
+test('Responses events read on their own', () => {
+  const added = { type: 'response.output_text.annotation.added', annotation: { type: 'url_citation', url: 'https://r.example/', title: 'R', start_index: 0, end_index: 3 } };
+  assert.deepEqual(extractCitations(added).citations.map((c) => c.title), ['R']);
+});

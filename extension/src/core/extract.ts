@@ -1,0 +1,42 @@
+import { finalize } from './finalize.js';
+import { FORMATS } from './formats/index.js';
+import { isObject, type JsonObject } from './json.js';
+import type { ExtractOptions, ExtractResult } from './model.js';
+import { parseStreamText, isStreamEvent, mergeChunks } from './stream.js';
+
+const EMPTY = (): ExtractResult => ({ format: null, citations: [] });
+
+/** The payload as one object: a parsed body, the merge of a chunk sequence, or a source list. */
+function asBody(payload: unknown): JsonObject | null {
+  if (typeof payload === 'string') return asBody(parseStreamText(payload));
+  if (Array.isArray(payload)) {
+    if (payload.length > 0 && payload.every(isStreamEvent)) return mergeChunks(payload);
+    return { sources: payload };
+  }
+  return isObject(payload) ? payload : null;
+}
+
+/**
+ * Citations of one payload the page saw: a response body, a stream chunk, a sequence of
+ * chunks (array or SSE text), an Open WebUI message or its `sources`. Never throws.
+ */
+export function extractCitations(payload: unknown, options: ExtractOptions = {}): ExtractResult {
+  let body: JsonObject | null;
+  try {
+    body = asBody(payload);
+  } catch {
+    return EMPTY();
+  }
+  if (!body) return EMPTY();
+  for (const format of FORMATS) {
+    try {
+      const found = format.extract(body);
+      if (found && found.drafts.length > 0) {
+        return { format: format.name, citations: finalize(found.drafts, found.ordered, format.name, options) };
+      }
+    } catch {
+      // A shape this format half-recognised; the next format may still read it.
+    }
+  }
+  return EMPTY();
+}

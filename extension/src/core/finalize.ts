@@ -1,0 +1,75 @@
+/** Drafts of one payload → numbered, de-duplicated, safe citations. */
+
+import { untitledSource } from './i18n.js';
+import type { Citation, Draft, ExtractOptions } from './model.js';
+import { verifyQuote } from './quote.js';
+import { fileName, safeUrl, urlLabel } from './urls.js';
+
+/** One source met twice (several chunks, annotations or stream chunks): best score, all pages, all refs. */
+function merge(into: Citation, draft: Citation): void {
+  if (draft.score !== null && (into.score === null || draft.score > into.score)) {
+    into.score = draft.score;
+    into.scoreKind = draft.scoreKind;
+    into.snippet = draft.snippet ?? into.snippet;
+  }
+  into.pages = [...new Set([...into.pages, ...draft.pages])].sort((x, y) => x - y);
+  const last = Math.max(into.pageEnd ?? -Infinity, draft.pageEnd ?? -Infinity, into.pages.at(-1) ?? -Infinity);
+  into.page = into.pages[0] ?? null;
+  into.pageEnd = into.page !== null && last > into.page ? last : null;
+  into.refs = [...new Set([...into.refs, ...draft.refs])];
+  into.anchors.push(...draft.anchors);
+  into.title ||= draft.title;
+  into.url ??= draft.url;
+  into.snippet ??= draft.snippet;
+  into.quote ??= draft.quote;
+  into.date ??= draft.date;
+}
+
+function title(draft: Draft, url: string | null, locale: string | undefined): string {
+  const given = draft.title?.trim();
+  if (given) return given;
+  if (draft.file?.trim()) return fileName(draft.file);
+  if (url) return urlLabel(url);
+  return untitledSource(locale);
+}
+
+function toCitation(draft: Draft, format: string, options: ExtractOptions): Citation {
+  const url = safeUrl(draft.url);
+  const page = draft.page ?? null;
+  const snippet = draft.snippet?.trim() ? draft.snippet : null;
+  const quote = draft.quote?.text ? verifyQuote(draft.quote.text, draft.quote.start, draft.quote.end, snippet) : null;
+  return {
+    index: 0,
+    id: draft.id,
+    title: title(draft, url, options.locale),
+    url,
+    snippet,
+    score: draft.score ?? null,
+    scoreKind: draft.score === null || draft.score === undefined ? null : (draft.scoreKind ?? 'raw'),
+    page,
+    pageEnd: draft.pageEnd !== null && draft.pageEnd !== undefined && page !== null && draft.pageEnd > page ? draft.pageEnd : null,
+    pages: page === null ? [] : [page],
+    quote,
+    kind: draft.kind,
+    format,
+    refs: draft.refs ?? [],
+    anchors: draft.anchors ?? [],
+    date: draft.date ?? null,
+  };
+}
+
+export function finalize(drafts: Draft[], ordered: boolean, format: string, options: ExtractOptions): Citation[] {
+  const byId = new Map<string, Citation>();
+  for (const draft of drafts) {
+    const citation = toCitation(draft, format, options);
+    const existing = byId.get(citation.id);
+    if (existing) merge(existing, citation);
+    else byId.set(citation.id, citation);
+  }
+  const citations = [...byId.values()];
+  if (!ordered) citations.sort((a, b) => (b.score ?? -Infinity) - (a.score ?? -Infinity));
+  citations.forEach((citation, i) => {
+    citation.index = i + 1;
+  });
+  return citations;
+}

@@ -1,0 +1,28 @@
+/**
+ * grok2api, Python era: top-level `search_sources` ({url, title, type: "web" | "x_post"}) and
+ * url_citation annotations whose span is the " [[N]](url)" link (code points). N is the
+ * first-seen order of the cited URLs; the other search results follow, uncited.
+ */
+
+import { chatAnnotations, draftsFromAnnotations } from '../annotations.js';
+import { firstChoice, objects, str } from '../json.js';
+import type { Draft, Format } from '../model.js';
+
+export const grok2api: Format = {
+  name: 'grok2api',
+  extract(payload) {
+    if (!Array.isArray(payload.search_sources)) return null;
+    const results = new Map(objects(payload.search_sources).map((r) => [str(r.url), r]));
+    const kindOf = (url: string): Draft['kind'] => (results.get(url)?.type === 'x_post' ? 'post' : 'web');
+    const cited = draftsFromAnnotations(chatAnnotations(firstChoice(payload)), 'codePoints', kindOf);
+    const byUrl = new Map(cited.map((draft) => [draft.id, draft]));
+    for (const [url, result] of results) {
+      if (!url) continue;
+      const title = str(result.title);
+      const draft = byUrl.get(url) ?? { id: url, url, kind: kindOf(url), refs: [byUrl.size + 1] };
+      if (title !== url) draft.title ??= title; // grok2api falls back to the URL as title
+      byUrl.set(url, draft);
+    }
+    return byUrl.size ? { drafts: [...byUrl.values()], ordered: true } : null;
+  },
+};

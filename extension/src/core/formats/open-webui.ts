@@ -1,0 +1,99 @@
+/**
+ * Open WebUI's own sources (its RAG, web search, url_citation, tools, and what this extension
+ * stores): `message.sources`, a list of {source, document[], metadata[], distances[]}.
+ * Grouped and numbered exactly as Open WebUI's Citations.svelte does (by metadata.source, then
+ * source.id), so `[N]` in the answer means the same source here as in Open WebUI. A citation
+ * this extension stored carries its normalised form in `metadata[i].owc`, read back here.
+ */
+
+import { arr, int, isObject, num, obj, objects, str, type JsonObject } from '../json.js';
+import type { Anchor, Draft, Format, ScoreKind } from '../model.js';
+
+/** The metadata key under which this extension stores a normalised citation. */
+export const STORED_KEY = 'owc';
+
+const KINDS = new Set(['document', 'web', 'post', 'file']);
+const SCORE_KINDS = new Set(['similarity', 'reranker', 'bm25', 'raw']);
+const UNITS = new Set(['utf16', 'codePoints', 'utf8']);
+
+function sourceList(payload: JsonObject): JsonObject[] | null {
+  if (Array.isArray(payload.sources)) return objects(payload.sources);
+  if ((payload.type === 'source' || payload.type === 'citation') && isObject(payload.data)) return [payload.data];
+  if (Array.isArray(payload.document) && (isObject(payload.source) || Array.isArray(payload.metadata))) return [payload];
+  return null;
+}
+
+const isHttp = (value: string | null): value is string => value !== null && /^https?:\/\//i.test(value);
+
+function anchors(value: unknown): Anchor[] {
+  return objects(value).flatMap((a) => {
+    const start = int(a.start);
+    const end = int(a.end);
+    const unit = str(a.unit);
+    return start !== null && end !== null && unit && UNITS.has(unit) ? [{ start, end, unit: unit as Anchor['unit'] }] : [];
+  });
+}
+
+/** A citation stored by this extension; every field is read as untrusted input again. */
+function storedDraft(stored: JsonObject, ref: number): Draft | null {
+  const id = str(stored.id);
+  if (!id) return null;
+  const quote = obj(stored.quote);
+  const kind = str(stored.kind);
+  const scoreKind = str(stored.scoreKind);
+  return {
+    id,
+    title: str(stored.title),
+    url: str(stored.url),
+    snippet: str(stored.snippet),
+    score: num(stored.score),
+    scoreKind: scoreKind && SCORE_KINDS.has(scoreKind) ? (scoreKind as ScoreKind) : null,
+    page: int(stored.page),
+    pageEnd: int(stored.pageEnd),
+    quote: quote && str(quote.text) ? { text: str(quote.text)!, start: int(quote.start), end: int(quote.end) } : null,
+    kind: kind && KINDS.has(kind) ? (kind as Draft['kind']) : 'document',
+    refs: [ref],
+    anchors: anchors(stored.anchors),
+    date: str(stored.date),
+  };
+}
+
+export const openWebui: Format = {
+  name: 'open-webui',
+  extract(payload) {
+    const sources = sourceList(payload);
+    if (!sources || sources.length === 0) return null;
+    const groups = new Map<string, number>();
+    const drafts: Draft[] = [];
+    const distances = sources.flatMap((s) => arr(s.distances).map(num).filter((d): d is number => d !== null));
+    const scoreKind: ScoreKind = distances.every((d) => d >= 0 && d <= 1) ? 'similarity' : 'raw';
+    for (const source of sources) {
+      const info = obj(source.source) ?? {};
+      arr(source.document).forEach((document, i) => {
+        const metadata = obj(arr(source.metadata)[i]) ?? {};
+        const group = str(metadata.source) ?? str(info.id) ?? 'N/A';
+        if (!groups.has(group)) groups.set(group, groups.size + 1);
+        const ref = groups.get(group)!;
+        const stored = obj(metadata[STORED_KEY]);
+        const fromStore = stored ? storedDraft(stored, ref) : null;
+        if (fromStore) return void drafts.push(fromStore);
+        const url = [str(metadata.source_url), group, str(info.url), str(metadata.url)].find(isHttp) ?? null;
+        const name = str(metadata.name) ?? str(info.name);
+        const page = int(metadata.page);
+        drafts.push({
+          id: group,
+          title: name === url ? null : name,
+          file: str(metadata.file_name) ?? (isHttp(group) || group === 'N/A' ? null : group),
+          url,
+          snippet: typeof document === 'string' ? document : null,
+          score: num(arr(source.distances)[i]),
+          scoreKind,
+          page: page === null ? null : page + 1, // Open WebUI counts pages from 0
+          kind: str(metadata.file_id) ? 'document' : url ? 'web' : 'document',
+          refs: [ref],
+        });
+      });
+    }
+    return drafts.length ? { drafts, ordered: true } : null;
+  },
+};

@@ -1,0 +1,10 @@
+/** The citation core: pure functions, no DOM, no network; none of them throws. */
+
+export { createAccumulator, type Accumulator } from './accumulate.js';
+export { extractCitations } from './extract.js';
+export { FORMATS } from './formats/index.js';
+export { STORED_KEY } from './formats/open-webui.js';
+export { linkMarkers, type MarkerSpan } from './markers.js';
+export type { Anchor, Citation, CitationKind, ExtractOptions, ExtractResult, Quote, ScoreKind } from './model.js';
+export { hostOf, safeUrl } from './urls.js';
+export { untitledSource } from './i18n.js';

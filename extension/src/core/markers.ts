@@ -1,0 +1,109 @@
+/**
+ * Finds where an answer cites its sources: inline markers of every producer, the offset
+ * spans producers attach to citations, and the source blocks/tags to hide once the sources
+ * are shown. Offsets are UTF-16, into the text given (the answer's markdown).
+ */
+
+import type { Citation } from './model.js';
+import { spanToUtf16 } from './offsets.js';
+import { safeUrl } from './urls.js';
+
+export interface MarkerSpan {
+  start: number;
+  end: number;
+  /** The citations (their `index`) this span cites, in the order written. */
+  indices: number[];
+  /**
+   * marker: an inline marker, to be replaced by one button per index;
+   * link: answer text a producer attached a citation to (start === end: a point);
+   * hide: a block or tag listing sources in text, redundant once they are shown.
+   */
+  kind: 'marker' | 'link' | 'hide';
+}
+
+const NUMBER_LIST = String.raw`\d{1,4}(?:\s*[-–]\s*\d{1,4})?(?:\s*,\s*\d{1,4}(?:\s*[-–]\s*\d{1,4})?)*`;
+const MARKERS = new RegExp(
+  [
+    String.raw`(?<grokN>\d{1,4})\]\]\((?<grokUrl>[^()\s]+)\)`, // [[1]](url), after its "[["
+    String.raw`doc(?<doc>\d{1,4})\]`, // [doc1]
+    String.raw`\^(?<foot>\d{1,4})\](?!:)`, // [^1], not a footnote definition
+    String.raw`(?<linkN>\d{1,4})\]\((?<linkUrl>[^()\s]+)\)`, // [1](url)
+    String.raw`(?<list>${NUMBER_LIST})\](?![(:])`, // [1], [1, 2], [1-3]
+  ]
+    .map((alternative) => (alternative.startsWith('(?<grokN>') ? String.raw`\[\[` : String.raw`\[`) + alternative)
+    .concat(String.raw`【(?<wide>\d{1,4})(?:[:†][^】]{0,40})?】`) // 【1】, 【4:0†source】
+    .join('|'),
+  'g',
+);
+// OpenRAG's line-terminal tag, as its own stripping regex reads it.
+const SOURCES_TAG = /^[ \t]*\[?Sources?\]?[ \t]*:[ \t]*\[?(?<nums>[\d, \t]+)\]?[. \t]*$/gim;
+// grok2api's block, as grok2api strips it from history.
+const GROK_BLOCK = /(?:^|\r?\n\r?\n)## Sources\r?\n\[grok2api-sources\]: #\r?\n[\s\S]*$/;
+const CODE = /```[\s\S]*?(?:```|$)|`[^`\n]+`/g;
+
+function numbers(list: string): number[] {
+  return list.split(',').flatMap((part) => {
+    const [from, to] = part.split(/[-–]/).map((n) => Number.parseInt(n.trim(), 10));
+    if (to === undefined || Number.isNaN(to)) return [from!];
+    // A range: at most 50 numbers, so "[1-9999]" cannot blow up.
+    return from! <= to && to - from! < 50 ? Array.from({ length: to - from! + 1 }, (_, i) => from! + i) : [];
+  });
+}
+
+export function linkMarkers(text: string, citations: readonly Citation[]): MarkerSpan[] {
+  if (typeof text !== 'string' || text === '' || !Array.isArray(citations) || citations.length === 0) return [];
+  const byRef = new Map<number, number>();
+  const byUrl = new Map<string, number>();
+  for (const citation of citations) {
+    for (const ref of citation.refs ?? []) if (!byRef.has(ref)) byRef.set(ref, citation.index);
+    if (citation.url && !byUrl.has(citation.url)) byUrl.set(citation.url, citation.index);
+  }
+  const resolve = (refs: number[], url?: string): number[] => {
+    const viaUrl = url ? byUrl.get(safeUrl(url) ?? '') : undefined;
+    const found = viaUrl !== undefined ? [viaUrl] : refs.map((r) => byRef.get(r)).filter((i): i is number => i !== undefined);
+    return [...new Set(found)];
+  };
+
+  const code: Array<[number, number]> = [...text.matchAll(CODE)].map((m) => [m.index, m.index + m[0].length]);
+  const inCode = (at: number): boolean => code.some(([from, to]) => at >= from && at < to);
+  const spans: MarkerSpan[] = [];
+
+  for (const match of text.matchAll(MARKERS)) {
+    if (inCode(match.index)) continue;
+    const g = match.groups!;
+    const indices =
+      g.grokN !== undefined ? resolve([Number(g.grokN)], g.grokUrl)
+      : g.linkN !== undefined ? resolve([Number(g.linkN)], g.linkUrl)
+      : resolve(numbers(g.doc ?? g.foot ?? g.list ?? g.wide ?? ''));
+    if (indices.length) spans.push({ start: match.index, end: match.index + match[0].length, indices, kind: 'marker' });
+  }
+  for (const match of text.matchAll(SOURCES_TAG)) {
+    const indices = resolve(numbers(match.groups!.nums!.replace(/[ \t]+/g, '').replace(/,+$/, '')));
+    if (indices.length && !inCode(match.index)) spans.push({ start: match.index, end: match.index + match[0].length, indices, kind: 'hide' });
+  }
+  const block = GROK_BLOCK.exec(text);
+  if (block) {
+    const listed = spans.filter((s) => s.start >= block.index).flatMap((s) => s.indices);
+    // The block's own [[N]]-free "- [title](url)" lines are hidden with it, not linked.
+    for (let i = spans.length - 1; i >= 0; i--) if (spans[i]!.start >= block.index) spans.splice(i, 1);
+    spans.push({ start: block.index, end: text.length, indices: [...new Set(listed)], kind: 'hide' });
+  }
+
+  const overlaps = (from: number, to: number): MarkerSpan | undefined =>
+    spans.find((s) => (from < s.end && to > s.start) || (from === to && from > s.start && from < s.end));
+  for (const citation of citations) {
+    for (const anchor of citation.anchors ?? []) {
+      const span = spanToUtf16(text, anchor.start, anchor.end, anchor.unit);
+      if (!span) continue;
+      let [from, to] = span;
+      while (from < to && /\s/.test(text[from]!)) from++; // grok2api's span starts with a space
+      const other = overlaps(from, to);
+      if (other) {
+        if (!other.indices.includes(citation.index) && other.kind === 'link' && other.start === from && other.end === to) other.indices.push(citation.index);
+        continue;
+      }
+      spans.push({ start: from, end: to, indices: [citation.index], kind: 'link' });
+    }
+  }
+  return spans.sort((a, b) => a.start - b.start || a.end - b.end);
+}

@@ -1,0 +1,93 @@
+/** The one citation model every wire format is turned into. */
+
+/** How a score should be read, so that the UI never shows a fake percentage. */
+export type ScoreKind =
+  | 'similarity' // 0..1, higher is better: may be shown as a percentage
+  | 'reranker' // a cross-encoder's raw score (any real number, higher is better)
+  | 'bm25' // a lexical search score, unbounded
+  | 'raw'; // a number of unknown scale
+
+export type CitationKind = 'document' | 'web' | 'post' | 'file';
+
+/** Where in the answer a producer says a citation applies, in the producer's own unit. */
+export interface Anchor {
+  start: number;
+  end: number;
+  unit: OffsetUnit;
+}
+
+export type OffsetUnit = 'utf16' | 'codePoints' | 'utf8';
+
+export interface Quote {
+  text: string;
+  /** UTF-16 offsets of the quote in `snippet`, when it was found there. */
+  start: number | null;
+  end: number | null;
+  /** true: found verbatim in the source text; false: not found; null: no source text to check. */
+  verbatim: boolean | null;
+}
+
+export interface Citation {
+  /** The 1-based number the user sees. */
+  index: number;
+  /** Stable identity of the source (chunk URL, URL, file id, section id, …). */
+  id: string;
+  title: string;
+  /** http(s) or same-origin relative, or null. */
+  url: string | null;
+  snippet: string | null;
+  score: number | null;
+  scoreKind: ScoreKind | null;
+  page: number | null;
+  pageEnd: number | null;
+  /** Every page this source was cited at, ascending (merged from several chunks). */
+  pages: number[];
+  quote: Quote | null;
+  kind: CitationKind;
+  /** The producer's format name, as registered in formats/index.ts. */
+  format: string;
+  /** The producer's own numbers for this source (what `[N]`, `[docN]`, `[[N]]` refer to). */
+  refs: number[];
+  /** Offset spans the producer attached to this source (url_citation start/end, …). */
+  anchors: Anchor[];
+  /** Publication date as the producer wrote it, when it gave one. */
+  date: string | null;
+}
+
+export interface ExtractResult {
+  format: string | null;
+  citations: Citation[];
+}
+
+/** What a format parser returns: a citation before numbering, merging and clean-up. */
+export interface Draft {
+  id: string;
+  title?: string | null;
+  url?: string | null;
+  snippet?: string | null;
+  score?: number | null;
+  scoreKind?: ScoreKind | null;
+  page?: number | null;
+  pageEnd?: number | null;
+  quote?: { text: string; start: number | null; end: number | null } | null;
+  kind: CitationKind;
+  refs?: number[];
+  anchors?: Anchor[];
+  date?: string | null;
+  /** A file name or path, the title's first fallback. */
+  file?: string | null;
+}
+
+export interface Format {
+  name: string;
+  /**
+   * The drafts in the producer's order, or null when the payload is not of this format.
+   * `ordered: false` means the producer gives no order: drafts are then ranked by score.
+   */
+  extract(payload: Record<string, unknown>): { drafts: Draft[]; ordered: boolean } | null;
+}
+
+export interface ExtractOptions {
+  /** BCP 47 language tag for the "Untitled source" fallback; default "en". */
+  locale?: string;
+}

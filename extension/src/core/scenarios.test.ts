@@ -1,0 +1,155 @@
+/**
+ * The core against every scenario of the mock server, both modes: what a user would see —
+ * how many sources, their numbers, titles, links, pages, scores and quotes, and which parts
+ * of the answer cite which source.
+ */
+
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+
+import { answerOf, startMockServer, type MockServer } from '../test-support/mock-server.js';
+import { createAccumulator } from './accumulate.js';
+import { extractCitations } from './extract.js';
+import { linkMarkers } from './markers.js';
+import type { Citation } from './model.js';
+
+interface Expected {
+  format: string;
+  titles: string[];
+  /** For each span in the answer: its kind and the citation numbers, and the text it covers starts with. */
+  spans: Array<[kind: string, indices: number[], startsWith: string]>;
+  check?(citations: Citation[], base: string): void;
+}
+
+const EXPECTED: Record<string, Expected> = {
+  openrag: {
+    format: 'openrag',
+    titles: ['rapport_2024.pdf', 'rapport_2024.pdf', 'Politique de sécurité – édition 2024.md', 'Les PME en France — édition 2024 | Insee'],
+    spans: [],
+    check(citations, base) {
+      assert.deepEqual(citations.map((c) => c.page), [3, 7, 1, null]);
+      assert.deepEqual(citations.map((c) => c.kind), ['document', 'document', 'document', 'web']);
+      assert.deepEqual(citations.map((c) => [c.score, c.scoreKind]), [[4.81, 'reranker'], [2.37, 'reranker'], [-0.42, 'reranker'], [null, null]]);
+      // Identity survives the 64-bit Milvus ids: it is the chunk URL.
+      assert.equal(citations[0]!.id, `${base}/extract/458812345678901234`);
+      assert.equal(citations[0]!.url, `${base}/static/rapport_2024.pdf`);
+      assert.match(citations[3]!.snippet!, /progresse de 6 %/);
+    },
+  },
+  'azure-on-your-data': {
+    format: 'azure-on-your-data',
+    titles: ['Dog care guide', 'Puppy vaccination schedule', 'Grooming [basics] (short & long coats)', 'nutrition.txt'],
+    spans: [['marker', [1], '[doc1]'], ['marker', [2], '[doc2]'], ['marker', [1], '[doc1]'], ['marker', [3], '[doc3]']],
+    check(citations) {
+      assert.deepEqual(citations.map((c) => [c.score, c.scoreKind]), [[2.87, 'reranker'], [2.41, 'reranker'], [1.98, 'reranker'], [1.2, 'reranker']]);
+      assert.equal(citations[3]!.url, null); // no URL, only a file path
+      assert.match(citations[0]!.snippet!, /two walks a day/);
+    },
+  },
+  'openai-url-citation': {
+    format: 'openai-chat',
+    titles: ['Spain win EURO 2024 — match report', '¡Campeones! La Roja suma su cuarta Eurocopa'],
+    spans: [['link', [1], '([uefa.com]('], ['link', [2], '([rfef.es](']],
+  },
+  'openai-url-citation-flat': {
+    format: 'openai-chat',
+    titles: ['Spain win EURO 2024 — match report', '¡Campeones! La Roja suma su cuarta Eurocopa'],
+    spans: [['link', [1], '([uefa.com]('], ['link', [2], '([rfef.es](']],
+  },
+  'openai-responses': {
+    format: 'openai-responses',
+    titles: ['Physical activity — WHO fact sheet', 'employee-wellbeing-policy.pdf'],
+    spans: [['link', [1], '([who.int]('], ['link', [2], '']],
+    check(citations) {
+      assert.deepEqual(citations.map((c) => c.kind), ['web', 'file']);
+      assert.equal(citations[1]!.url, null);
+    },
+  },
+  grok2api: {
+    format: 'grok2api',
+    titles: ['[Exclusif] Cloudflare rachète VoidZero', 'VoidZero annonce Vite+ 🚀', '𝕏/@youyuxi: Excited to share that VoidZero is joining Cloudf...', '127.0.0.1/static/web/rolldown-1-0.html'],
+    spans: [['marker', [1], '[[1]]('], ['marker', [2], '[[2]]('], ['marker', [3], '[[3]](']],
+    check(citations) {
+      assert.deepEqual(citations.map((c) => c.kind), ['web', 'web', 'post', 'web']);
+    },
+  },
+  'grok2api-sources-block': {
+    format: 'grok2api',
+    titles: ['[Exclusif] Cloudflare rachète VoidZero', 'VoidZero annonce Vite+ 🚀', '𝕏/@youyuxi: Excited to share that VoidZero is joining Cloudf...', '127.0.0.1/static/web/rolldown-1-0.html'],
+    spans: [['marker', [1], '[[1]]('], ['marker', [2], '[[2]]('], ['marker', [3], '[[3]]('], ['hide', [], '\n\n## Sources\n[grok2api-sources]: #']],
+  },
+  'grok2api-go': {
+    format: 'grok2api-go',
+    titles: ['合同付款条款指南', '127.0.0.1/static/web/late-payment-interest.html', '127.0.0.1/static/web/commercial-code-overview.html'],
+    spans: [['marker', [1], '[[1]]('], ['marker', [2], '[[2]]('], ['marker', [1], '[[1]](']],
+    check(citations) {
+      assert.equal(citations[0]!.anchors.length, 2); // cited twice: one citation, both spans kept
+    },
+  },
+  perplexity: {
+    format: 'perplexity',
+    titles: ['Combien d’étoiles compte la Voie lactée ?', 'Gaia’s census of the Milky Way', 'Voie lactée — Wikipédia'],
+    spans: [['marker', [1], '[1]'], ['marker', [2], '[2]'], ['marker', [3], '[3]'], ['marker', [2], '[2]']],
+    check(citations) {
+      assert.deepEqual(citations.map((c) => c.date), ['2024-03-01', null, '2023-11-20']);
+    },
+  },
+  'answer-spans': {
+    format: 'answer-spans',
+    titles: ['Politique de conservation — § 4.2', 'Master services agreement — Annex B (fees)', 'Master services agreement — Section 9'],
+    spans: [['marker', [1], '[1]'], ['marker', [2], '[2]'], ['marker', [3], '[3]']],
+    check(citations) {
+      assert.deepEqual(citations.map((c) => [c.page, c.pageEnd]), [[12, 13], [31, null], [18, 19]]);
+      assert.deepEqual(citations.map((c) => c.quote?.verbatim), [true, true, false]);
+      for (const citation of citations.slice(0, 2)) {
+        const { start, end, text } = citation.quote!;
+        assert.equal(citation.snippet!.slice(start!, end!), text); // UTF-16 offsets into the snippet
+      }
+      assert.deepEqual([citations[2]!.quote!.start, citations[2]!.quote!.end], [null, null]);
+    },
+  },
+};
+
+let mock: MockServer;
+before(async () => {
+  mock = await startMockServer();
+});
+after(() => mock.stop());
+
+test('every scenario of the mock server has expectations here', async () => {
+  const models = (await (await fetch(`${mock.url}/v1/models`)).json()) as { data: Array<{ id: string }> };
+  assert.deepEqual(models.data.map((m) => m.id).sort(), Object.keys(EXPECTED).sort());
+});
+
+for (const [model, expected] of Object.entries(EXPECTED)) {
+  describe(model, () => {
+    const check = (citations: Citation[], text: string): void => {
+      const host = new URL(mock.url).host;
+      assert.deepEqual(citations.map((c) => c.title.replace(host, '127.0.0.1')), expected.titles);
+      assert.deepEqual(citations.map((c) => c.index), expected.titles.map((_, i) => i + 1));
+      for (const c of citations) assert.ok(c.url === null || c.url.startsWith(mock.url), c.url ?? '');
+      const spans = linkMarkers(text, citations);
+      assert.deepEqual(spans.map((s) => [s.kind, s.indices]), expected.spans.map(([kind, indices]) => [kind, indices]));
+      spans.forEach((span, i) => assert.ok(text.slice(span.start, span.end).startsWith(expected.spans[i]![2]), text.slice(span.start, span.end)));
+      expected.check?.(citations, mock.url);
+    };
+
+    test('non-streaming body', async () => {
+      const body = await mock.body(model);
+      const result = extractCitations(body);
+      assert.equal(result.format, expected.format);
+      check(result.citations, answerOf(body));
+    });
+
+    test('stream, chunk by chunk, gives the same citations', async () => {
+      const sse = await mock.stream(model);
+      const accumulator = createAccumulator();
+      for (const event of sse.split('\n\n')) accumulator.add(event);
+      const result = accumulator.result();
+      assert.equal(result.format, expected.format);
+      check(result.citations, accumulator.text());
+      assert.deepEqual(result, extractCitations(await mock.body(model)));
+      assert.deepEqual(extractCitations(sse), result); // the whole SSE text at once
+    });
+  });
+}

@@ -1,0 +1,29 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { fileName, hostOf, safeUrl, urlLabel } from './urls.js';
+
+test('http(s) and same-origin relative links are kept, normalised', () => {
+  assert.equal(safeUrl('https://example.com/a b'), 'https://example.com/a%20b');
+  assert.equal(safeUrl('  HTTP://Example.com/x  '), 'http://example.com/x');
+  assert.equal(safeUrl('/api/v1/files/1/content#page=3'), '/api/v1/files/1/content#page=3');
+});
+
+test('every other scheme, protocol-relative links and junk are dropped', () => {
+  for (const raw of [
+    'javascript:alert(1)', ' JaVaScRiPt:alert(1)', 'java\tscript:alert(1)', 'data:text/html,<script>',
+    'vbscript:msgbox', 'file:///etc/passwd', '//evil.example/x', '/\\evil.example', 'mailto:a@b.c',
+    'about:blank', 'not a url', '', null, 42, { href: 'https://x' },
+  ]) {
+    assert.equal(safeUrl(raw), null, String(raw));
+  }
+});
+
+test('labels for sources without a title', () => {
+  assert.equal(urlLabel('https://www.example.com/docs/guide/'), 'www.example.com/docs/guide');
+  assert.equal(urlLabel('https://example.com/r%C3%A9sum%C3%A9.pdf'), 'example.com/résumé.pdf');
+  assert.equal(hostOf('https://www.nasa.gov/x'), 'nasa.gov');
+  assert.equal(hostOf(null), null);
+  assert.equal(fileName('/app/data/rapport_2024.pdf'), 'rapport_2024.pdf');
+  assert.equal(fileName('C:\\docs\\a.txt'), 'a.txt');
+});

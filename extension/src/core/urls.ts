@@ -1,0 +1,59 @@
+/** Links are kept only when they are http(s) or same-origin relative. */
+
+export function safeUrl(raw: unknown): string | null {
+  if (typeof raw !== 'string') return null;
+  const value = raw.trim();
+  if (value === '') return null;
+  // Relative to this origin: "/path", never "//host" (protocol-relative) or "/\host".
+  if (value.startsWith('/')) {
+    if (value.startsWith('//') || value.startsWith('/\\')) return null;
+    try {
+      const url = new URL(value, 'http://same-origin.invalid');
+      return url.origin === 'http://same-origin.invalid' ? url.pathname + url.search + url.hash : null;
+    } catch {
+      return null;
+    }
+  }
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+const decode = (text: string): string => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+};
+
+/** "host/path" of a URL, for a source with no title; the last path part of a relative one. */
+export function urlLabel(url: string): string {
+  try {
+    const parsed = new URL(url, 'http://same-origin.invalid');
+    const path = decode(parsed.pathname).replace(/\/+$/, '');
+    if (parsed.origin === 'http://same-origin.invalid') return path.split('/').pop() || path;
+    return parsed.host + path;
+  } catch {
+    return url;
+  }
+}
+
+/** "example.com" for an http(s) URL, else null. */
+export function hostOf(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.host.replace(/^www\./, '');
+  } catch {
+    return null;
+  }
+}
+
+/** The file name at the end of a path or URL ("reports/2024.pdf" → "2024.pdf"). */
+export function fileName(path: string): string {
+  return decode(path.split(/[\\/]/).filter(Boolean).pop() ?? path);
+}
