@@ -6,7 +6,7 @@ PYTHON ?= python3
 VENV_PY := .venv/bin/python
 export OWUI_VENV
 
-.PHONY: help setup browser build demo test test-mock test-e2e test-ts bench-core clean
+.PHONY: help setup browser build install-extension demo test test-mock test-e2e test-ts bench-core clean
 .DEFAULT_GOAL := help
 
 help:
@@ -38,20 +38,24 @@ setup: .venv/.installed node_modules/.installed $(OWUI_VENV)/.installed-$(OWUI_V
 build: node_modules/.installed
 	npm run --silent build
 
-demo: setup build
+# The installer runs with Open WebUI's Python, so that it finds that Open WebUI's frontend.
+install-extension: build $(OWUI_VENV)/.installed-$(OWUI_VERSION)
+	PYTHONPATH=$(CURDIR) $(OWUI_VENV)/bin/python -m owui_citations install
+
+demo: setup install-extension
 	$(VENV_PY) -m devstack
 
 test-mock: .venv/.installed
 	$(VENV_PY) -m pytest tests/mock
 
-test-e2e: setup build
+test-e2e: setup install-extension
 	$(VENV_PY) -m pytest tests/e2e
 
 test-ts: .venv/.installed build
 	npm run --silent typecheck
 	npm test --silent
 
-test: setup build
+test: setup install-extension
 	npm run --silent typecheck
 	npm test --silent
 	$(VENV_PY) -m pytest

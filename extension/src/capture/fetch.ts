@@ -1,0 +1,48 @@
+/**
+ * Reads, from copies of the responses, what the page fetches itself: a stored chat
+ * (`GET /api/v1/chats/<id>`), and an upstream's raw answer on a user's direct connection.
+ * The app gets its original response, untouched and undelayed.
+ */
+
+import { guard } from '../guard.js';
+import type { Hub } from './hub.js';
+
+const CHAT = /\/api\/v1\/chats\/([0-9a-f-]{36})$/;
+
+interface StoredChat {
+  id?: string;
+  chat?: { history?: { messages?: Record<string, { role?: string; content?: unknown; sources?: unknown }> } };
+}
+
+function readStoredChat(hub: Hub, chat: StoredChat): void {
+  const messages = chat.chat?.history?.messages ?? {};
+  for (const [messageId, message] of Object.entries(messages)) {
+    if (message?.role === 'assistant') hub.setStored(messageId, chat.id ?? '', message);
+  }
+}
+
+async function readDirectStream(hub: Hub, response: Response, target: { messageId: string; chatId: string | null }): Promise<void> {
+  const text = await response.text();
+  // JSON body or SSE lines: the accumulator reads both.
+  hub.add(target.messageId, target.chatId, text);
+}
+
+export function tapFetch(hub: Hub, directQueue: Array<{ messageId: string; chatId: string | null }>): typeof fetch {
+  const original = window.fetch.bind(window);
+  const onResponse = guard('capture', (url: URL, method: string, response: Response) => {
+    if (method === 'GET' && url.origin === location.origin && CHAT.test(url.pathname) && response.ok) {
+      void response.clone().json().then(guard('capture', (chat: StoredChat) => readStoredChat(hub, chat)), () => {});
+    } else if (method === 'POST' && url.pathname.endsWith('/chat/completions') && !url.pathname.startsWith('/api/') && directQueue.length) {
+      const target = directQueue.shift()!;
+      void readDirectStream(hub, response.clone(), target).catch(() => {});
+    }
+  });
+  window.fetch = async function (input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+    const response = await original(input, init);
+    const request = input instanceof Request ? input : null;
+    const url = new URL(request?.url ?? String(input), location.href);
+    onResponse(url, (init?.method ?? request?.method ?? 'GET').toUpperCase(), response);
+    return response;
+  };
+  return original;
+}

@@ -1,0 +1,90 @@
+/**
+ * What capture learned, keyed by message id: an accumulator for what streamed, the citations
+ * stored on the message, and whether the answer is finished. Knows nothing of the DOM.
+ */
+
+import { createAccumulator, extractCitations, type Accumulator, type ExtractResult } from '../core/index.js';
+
+export interface MessageState {
+  messageId: string;
+  chatId: string | null;
+  accumulator: Accumulator;
+  /** Citations read from the message as Open WebUI stored it (reload). */
+  stored: ExtractResult | null;
+  /** The answer's markdown, when known (streamed, or from the stored chat). */
+  content: string;
+  done: boolean;
+  /** Bumped at every change, so that listeners can skip what they already handled. */
+  version: number;
+}
+
+type Listener = (state: MessageState) => void;
+
+export interface Hub {
+  get(messageId: string): MessageState | undefined;
+  /** Raw data seen for a message: a chunk, a body, a source event. */
+  add(messageId: string, chatId: string | null, payload: unknown): void;
+  /** The message as stored by Open WebUI (GET /api/v1/chats/<id>). */
+  setStored(messageId: string, chatId: string, message: { content?: unknown; sources?: unknown }): void;
+  finish(messageId: string, content?: string): void;
+  citations(messageId: string): ExtractResult;
+  subscribe(listener: Listener): () => void;
+}
+
+export function createHub(locale: () => string): Hub {
+  const messages = new Map<string, MessageState>();
+  const listeners = new Set<Listener>();
+  const results = new Map<string, { version: number; result: ExtractResult }>();
+
+  const state = (messageId: string, chatId: string | null): MessageState => {
+    let entry = messages.get(messageId);
+    if (!entry) {
+      entry = { messageId, chatId, accumulator: createAccumulator({ locale: locale() }), stored: null, content: '', done: false, version: 0 };
+      messages.set(messageId, entry);
+    }
+    if (chatId) entry.chatId = chatId;
+    return entry;
+  };
+  const changed = (entry: MessageState): void => {
+    entry.version++;
+    listeners.forEach((listener) => listener(entry));
+  };
+
+  return {
+    get: (messageId) => messages.get(messageId),
+    add(messageId, chatId, payload) {
+      const entry = state(messageId, chatId);
+      entry.accumulator.add(payload);
+      changed(entry);
+    },
+    setStored(messageId, chatId, message) {
+      const entry = state(messageId, chatId);
+      entry.stored = Array.isArray(message.sources) ? extractCitations({ sources: message.sources }, { locale: locale() }) : null;
+      if (typeof message.content === 'string') entry.content = message.content;
+      entry.done = true;
+      changed(entry);
+    },
+    finish(messageId, content) {
+      const entry = messages.get(messageId);
+      if (!entry) return;
+      if (content !== undefined) entry.content = content;
+      entry.done = true;
+      changed(entry);
+    },
+    /** Raw upstream data wins over what is stored: it is what the producer sent. */
+    citations(messageId) {
+      const entry = messages.get(messageId);
+      if (!entry) return { format: null, citations: [] };
+      const cached = results.get(messageId);
+      if (cached?.version === entry.version) return cached.result;
+      const live = entry.accumulator.result();
+      const result = live.citations.length ? live : (entry.stored ?? live);
+      results.set(messageId, { version: entry.version, result });
+      return result;
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * Reads socket.io `events` packets as they reach the page, over WebSocket or over the
+ * long-polling transport, without touching the app's own handling: our listener only queues
+ * the frame, and the queue is read in a later task.
+ */
+
+import { guard } from '../guard.js';
+
+type PacketHandler = (event: unknown) => void;
+
+/** `42["events",{…}]` (optionally `42/namespace,[…]`) → the event's payload. */
+function eventPayload(packet: string): unknown {
+  if (!packet.startsWith('42')) return undefined;
+  const start = packet.indexOf('[');
+  if (start < 0) return undefined;
+  const parsed: unknown = JSON.parse(packet.slice(start));
+  return Array.isArray(parsed) && parsed[0] === 'events' ? parsed[1] : undefined;
+}
+
+/** Streamed text deltas are the bulk of the traffic and carry no sources: skipped unparsed. */
+const isTextDelta = (packet: string): boolean => packet.includes('"response.output_text.delta"', 0) && !packet.includes('"annotation');
+
+export function createPacketReader(onEvent: PacketHandler, onUrgent: PacketHandler): (packet: string) => void {
+  const queue: string[] = [];
+  let scheduled = false;
+  const flush = guard('capture', () => {
+    scheduled = false;
+    for (const packet of queue.splice(0)) {
+      const payload = eventPayload(packet);
+      if (payload !== undefined) onEvent(payload);
+    }
+  });
+  return (packet) => {
+    if (typeof packet !== 'string' || packet.length < 3 || isTextDelta(packet)) return;
+    // A direct-connection request is answered by a fetch in the same task: read it now.
+    if (packet.includes('"request:chat:completion"')) return void guard('capture', () => onUrgent(eventPayload(packet)))();
+    queue.push(packet);
+    if (!scheduled) {
+      scheduled = true;
+      setTimeout(flush, 0);
+    }
+  };
+}
+
+export function tapWebSocket(read: (packet: string) => void): void {
+  const Original = window.WebSocket;
+  class TappedWebSocket extends Original {
+    constructor(url: string | URL, protocols?: string | string[]) {
+      super(url, protocols);
+      if (String(url).includes('socket.io')) {
+        this.addEventListener('message', (event: MessageEvent) => {
+          if (typeof event.data === 'string') read(event.data);
+        });
+      }
+    }
+  }
+  window.WebSocket = TappedWebSocket;
+}
+
+/** socket.io's polling transport: packets joined by the record separator in XHR responses. */
+export function tapPolling(read: (packet: string) => void): void {
+  const open = XMLHttpRequest.prototype.open;
+  XMLHttpRequest.prototype.open = function (this: XMLHttpRequest, method: string, url: string | URL, ...rest: unknown[]) {
+    if (String(url).includes('transport=polling')) {
+      this.addEventListener('load', () => {
+        if (typeof this.responseText === 'string') this.responseText.split('\x1e').forEach(read);
+      });
+    }
+    return (open as (...args: unknown[]) => void).call(this, method, url, ...rest);
+  } as typeof XMLHttpRequest.prototype.open;
+}

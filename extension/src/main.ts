@@ -1,0 +1,40 @@
+/**
+ * Entry point, run by Open WebUI as /static/loader.js before the app boots: taps the socket
+ * and fetch before the app opens them, stores citations, and draws the citation UI.
+ */
+
+import { createHub } from './capture/hub.js';
+import { routeEvent } from './capture/events.js';
+import { tapFetch } from './capture/fetch.js';
+import { createPacketReader, tapPolling, tapWebSocket } from './capture/socket.js';
+import { guard } from './guard.js';
+import { startStore } from './persist/store.js';
+import { locale } from './ui/i18n.js';
+import { blockFaviconService } from './ui/favicons.js';
+import { startUi } from './ui/index.js';
+
+declare const VERSION: string;
+
+declare global {
+  interface Window {
+    owuiCitations?: { version: string; citations(messageId: string): unknown };
+  }
+}
+
+guard('boot', () => {
+  const hub = createHub(locale);
+  const direct: Array<{ messageId: string; chatId: string | null }> = [];
+  const onEvent = guard('capture', (event: unknown) =>
+    routeEvent(hub, event as Parameters<typeof routeEvent>[1], (messageId, chatId) => direct.push({ messageId, chatId })));
+  const read = createPacketReader(onEvent, onEvent);
+  guard('capture', tapWebSocket)(read);
+  guard('capture', tapPolling)(read);
+  const fetch = guard('capture', tapFetch)(hub, direct) ?? window.fetch.bind(window);
+  guard('persist', startStore)(hub, fetch);
+  guard('ui', blockFaviconService)();
+  const controller = new AbortController();
+  const start = guard('ui', () => startUi(hub, controller.signal));
+  if (document.body) start();
+  else document.addEventListener('DOMContentLoaded', start, { once: true });
+  window.owuiCitations = { version: VERSION, citations: (messageId: string) => hub.citations(messageId).citations };
+})();

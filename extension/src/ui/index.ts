@@ -1,0 +1,60 @@
+/** The citation UI: applied to each answer on render, opened from buttons by delegation. */
+
+import type { Hub } from '../capture/hub.js';
+import { guard } from '../guard.js';
+import { hidePreview, showPreview } from './preview.js';
+import { applyToMessage } from './message.js';
+import { openModal } from './modal.js';
+import { messageId, observeMessages } from './observe.js';
+import { injectStyles } from './styles.js';
+
+const TRIGGERS = '.owc-cite, .owc-source';
+
+export function startUi(hub: Hub, signal: AbortSignal): void {
+  injectStyles();
+  const citationsAt = (trigger: Element) => {
+    const message = trigger.closest<HTMLElement>('[id^="message-"]');
+    const id = message && messageId(message);
+    if (!id) return null;
+    const { citations } = hub.citations(id);
+    const index = Number(trigger.getAttribute('data-owc-index'));
+    const citation = citations.find((c) => c.index === index);
+    return citation ? { citations, citation } : null;
+  };
+
+  const schedule = observeMessages(guard('ui', (message: HTMLElement) => {
+    const id = messageId(message);
+    const state = id ? hub.get(id) : undefined;
+    if (!id || !state) return;
+    const { citations } = hub.citations(id);
+    applyToMessage(message, id, citations, state.content || state.accumulator.text(), state.done);
+  }) as (message: HTMLElement) => void, signal);
+
+  hub.subscribe((state) => {
+    const message = document.getElementById(`message-${state.messageId}`);
+    if (message) schedule(message);
+  });
+
+  document.addEventListener('click', guard('ui', (event: MouseEvent) => {
+    const trigger = (event.target as Element | null)?.closest?.(TRIGGERS);
+    const found = trigger && citationsAt(trigger);
+    if (!found) return;
+    event.preventDefault();
+    event.stopPropagation();
+    hidePreview();
+    openModal(found.citations, found.citation.index, trigger as HTMLElement);
+  }), { capture: true, signal });
+
+  const preview = guard('ui', (event: Event) => {
+    const trigger = (event.target as Element | null)?.closest?.('.owc-cite');
+    const found = trigger && citationsAt(trigger);
+    if (found) showPreview(trigger as HTMLElement, found.citation);
+  });
+  document.addEventListener('pointerover', preview, { signal });
+  document.addEventListener('focusin', preview, { signal });
+  const leave = (event: Event) => {
+    if ((event.target as Element | null)?.closest?.('.owc-cite')) hidePreview();
+  };
+  document.addEventListener('pointerout', leave, { signal });
+  document.addEventListener('focusout', leave, { signal });
+}

@@ -1,0 +1,100 @@
+/**
+ * The source modal: title, safe link, page, score by its kind, the snippet with the verbatim
+ * quote highlighted (or a warning when it is not verbatim), previous/next, copy. Escape
+ * closes it, focus stays inside while it is open and goes back to the opener after.
+ */
+
+import type { Citation } from '../core/index.js';
+import { el } from './dom.js';
+import { t } from './i18n.js';
+import { citationText, origin, pageText, scoreText } from './present.js';
+
+let close: (() => void) | null = null;
+
+/** A PDF opens at its page, as Open WebUI's own source view does. */
+function linkFor(citation: Citation): string | null {
+  if (!citation.url) return null;
+  return citation.page !== null && /\.pdf$/i.test(citation.url.split(/[?#]/)[0]!) && !citation.url.includes('#') ? `${citation.url}#page=${citation.page}` : citation.url;
+}
+
+function snippet(citation: Citation): HTMLElement | null {
+  const text = citation.snippet;
+  const quote = citation.quote;
+  if (!text) return quote ? el('div', { class: 'owc-snippet' }, el('mark', { class: 'owc-quote' }, quote.text)) : null;
+  if (quote?.verbatim && quote.start !== null && quote.end !== null) {
+    return el('div', { class: 'owc-snippet' }, text.slice(0, quote.start), el('mark', { class: 'owc-quote' }, text.slice(quote.start, quote.end)), text.slice(quote.end));
+  }
+  return el('div', { class: 'owc-snippet' }, text);
+}
+
+function content(citations: readonly Citation[], position: number, go: (position: number) => void): HTMLElement {
+  const citation = citations[position]!;
+  const href = linkFor(citation);
+  const page = pageText(citation);
+  const score = scoreText(citation);
+  const source = origin(citation);
+  const copy = el('button', { type: 'button', class: 'owc-copy' }, t('copy'));
+  copy.addEventListener('click', () => {
+    void navigator.clipboard?.writeText(citationText(citation)).then(() => {
+      copy.textContent = t('copied');
+    }, () => {});
+  });
+  const previous = el('button', { type: 'button', class: 'owc-previous', 'aria-label': t('previous'), disabled: position === 0 }, '‹');
+  const next = el('button', { type: 'button', class: 'owc-next', 'aria-label': t('next'), disabled: position === citations.length - 1 }, '›');
+  previous.addEventListener('click', () => go(position - 1));
+  next.addEventListener('click', () => go(position + 1));
+  const closer = el('button', { type: 'button', class: 'owc-close', 'aria-label': t('close') }, '×');
+  closer.addEventListener('click', () => close?.());
+  return el('div', { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'owc-title', class: 'owc-modal', 'data-owc-index': citation.index },
+    el('div', { class: 'owc-modal-head' }, el('h2', { id: 'owc-title', class: 'owc-title' }, `${citation.index}. ${citation.title}`), closer),
+    el('div', { class: 'owc-facts' },
+      source && el('span', { class: 'owc-origin' }, source),
+      page && el('span', { class: 'owc-page' }, page),
+      score && el('span', { class: 'owc-score' }, score)),
+    href && el('p', {}, el('a', { class: 'owc-link', href, target: '_blank', rel: 'noopener noreferrer' }, citation.url!)),
+    snippet(citation),
+    citation.quote?.verbatim === false && el('p', { class: 'owc-not-verbatim', role: 'note' }, t('notVerbatim'), ' ', el('q', {}, citation.quote.text)),
+    el('div', { class: 'owc-modal-foot' }, el('span', { class: 'owc-position' }, t('ofTotal', { n: position + 1, total: citations.length })), previous, next, copy),
+  );
+}
+
+export function openModal(citations: readonly Citation[], index: number, opener: HTMLElement | null): void {
+  close?.();
+  const backdrop = el('div', { class: 'owc-backdrop' });
+  let position = Math.max(0, citations.findIndex((c) => c.index === index));
+  const show = (next: number): void => {
+    position = Math.min(Math.max(next, 0), citations.length - 1);
+    backdrop.replaceChildren(content(citations, position, show));
+    (backdrop.querySelector<HTMLElement>('.owc-close'))?.focus();
+  };
+  const onKey = (event: KeyboardEvent): void => {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      event.stopPropagation();
+      close?.();
+    } else if (event.key === 'Tab') {
+      const focusable = [...backdrop.querySelectorAll<HTMLElement>('button:not([disabled]), a[href]')];
+      const first = focusable[0];
+      const last = focusable.at(-1);
+      if (event.shiftKey && document.activeElement === first) {
+        event.preventDefault();
+        last?.focus();
+      } else if (!event.shiftKey && document.activeElement === last) {
+        event.preventDefault();
+        first?.focus();
+      }
+    }
+  };
+  close = () => {
+    document.removeEventListener('keydown', onKey, true);
+    backdrop.remove();
+    close = null;
+    if (opener?.isConnected) opener.focus();
+  };
+  backdrop.addEventListener('click', (event) => {
+    if (event.target === backdrop) close?.();
+  });
+  document.addEventListener('keydown', onKey, true);
+  document.body.append(backdrop);
+  show(position);
+}

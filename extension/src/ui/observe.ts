@@ -1,0 +1,52 @@
+/**
+ * One MutationObserver for the chat: a mutation only marks its message as pending (a cheap
+ * lookup), and pending messages are handled together when the browser is idle.
+ */
+
+const MESSAGE = /^message-(.+)$/;
+
+function messageOf(node: Node): HTMLElement | null {
+  const element = node instanceof Element ? node : node.parentElement;
+  const message = element?.closest<HTMLElement>('[id^="message-"]');
+  return message && message.querySelector('.chat-assistant') !== null ? message : null;
+}
+
+export function messageId(message: HTMLElement): string | null {
+  return MESSAGE.exec(message.id)?.[1] ?? null;
+}
+
+export function observeMessages(handle: (message: HTMLElement) => void, signal: AbortSignal): (message: HTMLElement) => void {
+  const pending = new Set<HTMLElement>();
+  let scheduled = false;
+  const idle = window.requestIdleCallback ?? ((callback: () => void) => setTimeout(callback, 16));
+  const run = (): void => {
+    scheduled = false;
+    const batch = [...pending];
+    pending.clear();
+    batch.forEach((message) => message.isConnected && handle(message));
+    observer.takeRecords(); // our own changes: nothing to redo
+  };
+  const schedule = (message: HTMLElement): void => {
+    pending.add(message);
+    if (!scheduled) {
+      scheduled = true;
+      idle(run, { timeout: 40 });
+    }
+  };
+  const observer = new MutationObserver((records) => {
+    for (const record of records) {
+      const message = messageOf(record.target);
+      if (message) schedule(message);
+      else if (record.addedNodes.length) {
+        // A chat opened or navigated to: all its messages at once.
+        for (const node of record.addedNodes) {
+          if (node instanceof Element) node.querySelectorAll<HTMLElement>('[id^="message-"]').forEach((m) => messageOf(m) && schedule(m));
+        }
+      }
+    }
+  });
+  observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+  signal.addEventListener('abort', () => observer.disconnect());
+  document.querySelectorAll<HTMLElement>('[id^="message-"]').forEach((m) => messageOf(m) && schedule(m));
+  return schedule;
+}

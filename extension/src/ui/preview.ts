@@ -1,0 +1,32 @@
+/** The hover/focus card of a citation button: title, origin, page, score, first lines. */
+
+import type { Citation } from '../core/index.js';
+import { el } from './dom.js';
+import { origin, pageText, scoreText } from './present.js';
+
+let card: HTMLElement | null = null;
+
+export function showPreview(anchor: HTMLElement, citation: Citation): void {
+  hidePreview();
+  const meta = [origin(citation), pageText(citation), scoreText(citation)].filter(Boolean).join(' · ');
+  card = el('div', { role: 'tooltip', id: 'owc-preview', class: 'owc-preview' },
+    el('div', { class: 'owc-preview-title' }, citation.title),
+    meta && el('div', { class: 'owc-preview-meta' }, meta),
+    (citation.snippet ?? citation.quote?.text) && el('div', { class: 'owc-preview-snippet' }, (citation.snippet ?? citation.quote!.text).slice(0, 400)),
+  );
+  document.body.append(card);
+  anchor.setAttribute('aria-describedby', 'owc-preview');
+  const box = anchor.getBoundingClientRect();
+  const width = card.offsetWidth;
+  const height = card.offsetHeight;
+  const left = Math.max(8, Math.min(box.left, window.innerWidth - width - 8));
+  const below = box.bottom + 6 + height < window.innerHeight;
+  card.style.left = `${left}px`;
+  card.style.top = `${below ? box.bottom + 6 : Math.max(8, box.top - height - 6)}px`;
+}
+
+export function hidePreview(): void {
+  card?.remove();
+  card = null;
+  document.querySelectorAll('[aria-describedby="owc-preview"]').forEach((e) => e.removeAttribute('aria-describedby'));
+}
