@@ -36,13 +36,19 @@ export function startStore(hub: Hub, fetch: typeof window.fetch): void {
     const { citations } = hub.citations(state.messageId);
     const body = JSON.stringify({ type: 'source', data: toNativeSource(citations) });
     const work = async (): Promise<void> => {
-      // Open WebUI saves the finished message a moment after announcing it: wait for it.
+      let posts = 0;
       for (let attempt = 0; attempt < 20; attempt++) {
         const message = await storedMessage(chatId, state.messageId);
-        if (message && hasStoredCitations(message.sources)) return; // another tab did it
+        if (message && hasStoredCitations(message.sources)) return; // stored: by us, or by another tab
+        // Open WebUI saves the finished message a moment after announcing it: wait for it.
         if (message && typeof message.content === 'string' && message.content !== '') {
+          // Open WebUI appends each source read-modify-write: one written at the same moment
+          // (its own url_citation sources) can erase ours. Check again once the writes settle.
+          if (posts === 3) return;
+          posts++;
           await fetch(`/api/v1/chats/${chatId}/messages/${state.messageId}/event`, { method: 'POST', headers: headers(), body });
-          return;
+          await pause(1000);
+          continue;
         }
         await pause(250);
       }

@@ -24,7 +24,6 @@ export function observeMessages(handle: (message: HTMLElement) => void, signal: 
     const batch = [...pending];
     pending.clear();
     batch.forEach((message) => message.isConnected && handle(message));
-    observer.takeRecords(); // our own changes: nothing to redo
   };
   const schedule = (message: HTMLElement): void => {
     pending.add(message);
@@ -40,7 +39,9 @@ export function observeMessages(handle: (message: HTMLElement) => void, signal: 
       else if (record.addedNodes.length) {
         // A chat opened or navigated to: all its messages at once.
         for (const node of record.addedNodes) {
-          if (node instanceof Element) node.querySelectorAll<HTMLElement>('[id^="message-"]').forEach((m) => messageOf(m) && schedule(m));
+          if (!(node instanceof HTMLElement)) continue;
+          const messages = node.matches('[id^="message-"]') ? [node] : node.querySelectorAll<HTMLElement>('[id^="message-"]');
+          messages.forEach((m) => messageOf(m) && schedule(m));
         }
       }
     }

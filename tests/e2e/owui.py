@@ -1,0 +1,74 @@
+"""Driving Open WebUI as a user does: every version difference is absorbed here, not in tests."""
+
+from dataclasses import dataclass, field
+
+from playwright.sync_api import ConsoleMessage, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+from tests.e2e.stack import Stack
+
+ANSWER_TIMEOUT_MS = 30_000
+
+
+@dataclass
+class Console:
+    """What the page logged that mentions the extension, and uncaught errors."""
+
+    problems: list[str] = field(default_factory=list)
+
+    def watch(self, page: Page) -> "Console":
+        def on_message(message: ConsoleMessage) -> None:
+            if message.type in ("error", "warning") and "owui-citations" in message.text:
+                self.problems.append(f"{message.type}: {message.text}")
+
+        page.on("console", on_message)
+        page.on("pageerror", lambda error: self.problems.append(f"pageerror: {error}"))
+        return self
+
+
+def set_streaming(stack: Stack, stream: bool) -> None:
+    with stack.api() as api:
+        api.post("/api/v1/users/user/settings/update", json={"ui": {"params": {"stream_response": stream}}}).raise_for_status()
+
+
+def open_new_chat(page: Page, stack: Stack, model: str, query: str = "") -> None:
+    page.goto(f"{stack.webui_url}/?model={model}{query}")
+    page.wait_for_selector("#chat-input", timeout=60_000)
+    dismiss = page.get_by_role("button", name="Okay, Let's Go!")
+    if dismiss.is_visible():
+        dismiss.click()
+
+
+def send(page: Page, text: str = "Which sources support this?") -> None:
+    page.click("#chat-input")
+    page.keyboard.type(text)
+    page.keyboard.press("Enter")
+
+
+def last_answer_id(page: Page) -> str:
+    """The id of the newest assistant message, once its answer is finished."""
+    page.wait_for_function(
+        """() => { const m = [...document.querySelectorAll('[id^="message-"]')].filter(e => e.querySelector('.chat-assistant'));
+                   return m.length && m.at(-1).querySelector('button[aria-label="Regenerate"], .regenerate-response-button'); }""",
+        timeout=ANSWER_TIMEOUT_MS)
+    return page.evaluate("""() => [...document.querySelectorAll('[id^="message-"]')].filter(e => e.querySelector('.chat-assistant')).at(-1).id.slice(8)""")
+
+
+VISIBLE_NUMBERS = """id => [...document.querySelectorAll(`#message-${id} .owc-cite`)]
+    .filter(e => e.offsetParent !== null).map(e => Number(e.dataset.owcIndex))"""
+
+
+def wait_for_citation_numbers(page: Page, message_id: str, expected: list[int], timeout_ms: int = 15_000) -> list[int]:
+    """The numbered buttons visible in an answer, once they are what is expected (or at the timeout)."""
+    # Svelte re-renders an answer when its sources arrive: wait for a state that lasts 500 ms.
+    stable = """([id, want]) => {
+        const same = JSON.stringify((%s)(id)) === JSON.stringify(want);
+        if (!same) { window.__owcSince = undefined; return false; }
+        window.__owcSince ??= performance.now();
+        return performance.now() - window.__owcSince >= 500;
+    }""" % VISIBLE_NUMBERS
+    try:
+        page.wait_for_function(stable, arg=[message_id, expected], timeout=timeout_ms, polling=100)
+    except PlaywrightTimeoutError:
+        pass  # the caller's assertion shows what is there instead
+    return page.evaluate(VISIBLE_NUMBERS, message_id)
