@@ -47,6 +47,7 @@ def open_webui(port: int, mock_port: int, data_dir: Path, log_path: Path) -> Ser
         "ENABLE_PERSISTENT_CONFIG": "False",  # the environment below wins at every start
         "ENABLE_OLLAMA_API": "False",
         "ENABLE_OPENAI_API": "True",
+        "ENABLE_DIRECT_CONNECTIONS": "True",  # users may add their own upstream (tested)
         **_connections(mock_url),
         "OFFLINE_MODE": "true",
         "HF_HUB_OFFLINE": "1",

@@ -1,6 +1,7 @@
 from pathlib import Path
 
 from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
 from fastapi.staticfiles import StaticFiles
 
 from .errors import install_error_handlers
@@ -25,4 +26,6 @@ def create_app(extra_scenario_dirs: list[Path] = (), token_delay_ms: int = 0) ->
     app.include_router(documents.router)
     app.mount("/static", StaticFiles(directory=DOCUMENTS), name="static")
     app.add_middleware(JsonBodies)
+    # Open WebUI's "direct connections" call the upstream from the browser, from another origin.
+    app.add_middleware(CORSMiddleware, allow_origins=["*"], allow_methods=["*"], allow_headers=["*"])
     return app

@@ -72,3 +72,19 @@ def wait_for_citation_numbers(page: Page, message_id: str, expected: list[int], 
     except PlaywrightTimeoutError:
         pass  # the caller's assertion shows what is there instead
     return page.evaluate(VISIBLE_NUMBERS, message_id)
+
+
+def chat_id(page: Page) -> str:
+    page.wait_for_url("**/c/*", timeout=ANSWER_TIMEOUT_MS)
+    return page.url.rstrip("/").split("/c/")[-1].split("?")[0]
+
+
+def stored_citation_events(stack: Stack, chat: str) -> dict[str, int]:
+    """For each assistant message of a stored chat: how many source events hold our citations."""
+    with stack.api() as api:
+        messages = api.get(f"/api/v1/chats/{chat}").json()["chat"]["history"]["messages"]
+    return {
+        message_id: sum(1 for source in message.get("sources") or []
+                        if any("owc" in (m or {}) for m in source.get("metadata") or []))
+        for message_id, message in messages.items() if message.get("role") == "assistant"
+    }
