@@ -18,25 +18,26 @@ interface Attachment {
   /** For a text node we split: the text we left in it. Svelte rewriting it undoes our split. */
   text?: string;
 }
-const attachments = new Map<string, Attachment[]>();
+// Keyed by the message's element: when Open WebUI drops the element, its records go with it.
+const attachments = new WeakMap<Element, Attachment[]>();
 
-function attach(messageId: string, origin: Node, added: Node[]): void {
-  const list = attachments.get(messageId) ?? [];
+function attach(message: Element, origin: Node, added: Node[]): void {
+  const list = attachments.get(message) ?? [];
   list.push({ origin, added, ...(origin instanceof Text ? { text: origin.data } : {}) });
-  attachments.set(messageId, list);
+  attachments.set(message, list);
 }
 
-function detachOrphans(messageId: string): void {
-  const list = attachments.get(messageId);
+function detachOrphans(message: Element): void {
+  const list = attachments.get(message);
   if (!list) return;
-  attachments.set(messageId, list.filter((a) => {
+  attachments.set(message, list.filter((a) => {
     if (a.origin.isConnected && (a.text === undefined || (a.origin as Text).data === a.text)) return true;
     a.added.forEach((node) => (node as ChildNode).remove());
     return false;
   }));
 }
 
-export function citeButton(citation: Citation): HTMLButtonElement {
+function citeButton(citation: Citation): HTMLButtonElement {
   return el('button', { type: 'button', class: 'owc-cite', 'data-owc-index': citation.index, 'aria-label': t('source', { n: citation.index, title: citation.title }) }, String(citation.index));
 }
 
@@ -46,7 +47,7 @@ const buttonsFor = (indices: number[], byIndex: Map<number, Citation>): HTMLButt
 const SKIPPED = 'pre, code, .owc-hidden, .owc-sources, button, a, [contenteditable]';
 
 /** Text markers ([1], [doc1], 【1】…) and OpenRAG tags in the text nodes of the answer. */
-function linkTextMarkers(messageId: string, root: Element, citations: readonly Citation[], byIndex: Map<number, Citation>): void {
+function linkTextMarkers(message: Element, root: Element, citations: readonly Citation[], byIndex: Map<number, Citation>): void {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   const nodes: Text[] = [];
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -68,12 +69,12 @@ function linkTextMarkers(messageId: string, root: Element, citations: readonly C
       cursor = rest;
       consumed = span.end;
     }
-    attach(messageId, node, added);
+    attach(message, node, added);
   }
 }
 
 /** Links to a cited URL: a marker link ([[1]](url), [1](url)) becomes the button; any other gets one after it. */
-function linkAnchors(messageId: string, root: Element, byUrl: Map<string, Citation>): void {
+function linkAnchors(message: Element, root: Element, byUrl: Map<string, Citation>): void {
   for (const anchor of root.querySelectorAll<HTMLAnchorElement>('a[href]:not(.owc-hidden)')) {
     if (anchor.closest('.owc-hidden, .owc-sources') || anchor.nextElementSibling?.matches('.owc-cite[data-owc-link]')) continue;
     const citation = byUrl.get(safeUrl(anchor.getAttribute('href')) ?? '');
@@ -83,12 +84,12 @@ function linkAnchors(messageId: string, root: Element, byUrl: Map<string, Citati
     const isMarker = /^\[?\d+\]?$/.test(anchor.textContent?.trim() ?? '') || anchor.querySelector('button') !== null;
     if (isMarker) anchor.classList.add('owc-hidden');
     anchor.after(button);
-    attach(messageId, anchor, [button]);
+    attach(message, anchor, [button]);
   }
 }
 
 /** Open WebUI's own inline citation buttons (once sources are on the message) become ours. */
-function replaceNativeButtons(messageId: string, root: Element, citations: readonly Citation[], content: string, byIndex: Map<number, Citation>): void {
+function replaceNativeButtons(message: Element, root: Element, citations: readonly Citation[], content: string, byIndex: Map<number, Citation>): void {
   // Open WebUI draws adjacent markers ([1][2]) as one button "+1 more": group them likewise.
   const groups: Array<{ end: number; indices: number[] }> = [];
   for (const span of linkMarkers(content, citations)) {
@@ -108,7 +109,7 @@ function replaceNativeButtons(messageId: string, root: Element, citations: reado
     const replacement = buttonsFor(group?.indices ?? [target.citation.index], byIndex);
     button.classList.add('owc-hidden');
     button.after(...replacement);
-    attach(messageId, button, replacement);
+    attach(message, button, replacement);
   }
 }
 
@@ -125,7 +126,7 @@ function hideSourcesBlock(root: Element, content: string, citations: readonly Ci
 }
 
 export function applyToMessage(message: HTMLElement, messageId: string, citations: readonly Citation[], content: string, done: boolean): void {
-  detachOrphans(messageId);
+  detachOrphans(message);
   const container = message.querySelector('#response-content-container') ?? message.querySelector('.chat-assistant');
   if (!container || citations.length === 0) return;
   const byIndex = new Map(citations.map((c) => [c.index, c]));
@@ -135,9 +136,9 @@ export function applyToMessage(message: HTMLElement, messageId: string, citation
   if (done) {
     for (const prose of container.querySelectorAll('.markdown-prose')) {
       hideSourcesBlock(prose, content, citations);
-      linkAnchors(messageId, prose, byUrl);
-      replaceNativeButtons(messageId, prose, citations, content, byIndex);
-      linkTextMarkers(messageId, prose, citations, byIndex);
+      linkAnchors(message, prose, byUrl);
+      replaceNativeButtons(message, prose, citations, content, byIndex);
+      linkTextMarkers(message, prose, citations, byIndex);
     }
   }
 
@@ -150,8 +151,4 @@ export function applyToMessage(message: HTMLElement, messageId: string, citation
   });
   if (existing) existing.replaceWith(list);
   else container.append(list);
-}
-
-export function forgetMessage(messageId: string): void {
-  attachments.delete(messageId);
 }
