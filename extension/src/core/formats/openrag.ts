@@ -18,7 +18,8 @@ export const openrag: Format = {
       const page = int(source.page);
       const url = str(source.file_url) ?? str(source.url);
       return {
-        id: str(source.chunk_url) ?? `${url ?? str(source.filename) ?? `source${i + 1}`}#${page ?? ''}`,
+        // A document without a chunk URL: its file and page; a web page: its address.
+        id: str(source.chunk_url) ?? (web && url ? url : `${url ?? str(source.filename) ?? `source${i + 1}`}#${page ?? ''}`),
         title: str(source.title),
         file: str(source.filename) ?? str(source.source),
         url,
