@@ -36,7 +36,7 @@ def _connections(mock_url: str) -> dict[str, str]:
     }
 
 
-def open_webui(port: int, mock_port: int, data_dir: Path, log_path: Path) -> Service:
+def open_webui(port: int, mock_port: int, data_dir: Path, log_path: Path, extra_env: dict[str, str] | None = None) -> Service:
     """A real Open WebUI from its pinned venv: offline, no login, no background LLM tasks."""
     mock_url = f"http://127.0.0.1:{mock_port}/v1"
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -64,6 +64,7 @@ def open_webui(port: int, mock_port: int, data_dir: Path, log_path: Path) -> Ser
         "ENABLE_AUTOCOMPLETE_GENERATION": "False",
         "ENABLE_SEARCH_QUERY_GENERATION": "False",
         "ENABLE_RETRIEVAL_QUERY_GENERATION": "False",
+        **(extra_env or {}),
     }
     command = [str(OWUI_VENV / "bin" / "open-webui"), "serve", "--host", "127.0.0.1", "--port", str(port)]
     return Service("Open WebUI", command, log_path, env)

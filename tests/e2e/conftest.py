@@ -1,5 +1,6 @@
 import subprocess
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -17,14 +18,14 @@ def install_extension() -> None:
     assert result.returncode == 0, result.stderr
 
 
-@pytest.fixture(scope="session")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+@contextmanager
+def running_stack(tmp_path_factory: pytest.TempPathFactory, extra_env: dict[str, str] | None = None) -> Iterator[Stack]:
     """The mock server and the pinned Open WebUI with the extension, each a real process."""
     install_extension()
     logs = tmp_path_factory.mktemp("logs")
     mock_port, webui_port = free_port(), free_port()
     mock = mock_server(mock_port, logs / "mock-server.log").start()
-    webui = open_webui(webui_port, mock_port, tmp_path_factory.mktemp("owui-data"), logs / "open-webui.log")
+    webui = open_webui(webui_port, mock_port, tmp_path_factory.mktemp("owui-data"), logs / "open-webui.log", extra_env)
     try:
         mock.wait_until_ready(f"http://127.0.0.1:{mock_port}/v1/models", 30)
         webui.start().wait_until_ready(f"http://127.0.0.1:{webui_port}/health", 180)
@@ -35,6 +36,12 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     finally:
         webui.stop()
         mock.stop()
+
+
+@pytest.fixture(scope="session")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    with running_stack(tmp_path_factory) as running:
+        yield running
 
 
 def chromium_path() -> str:

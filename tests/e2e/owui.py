@@ -26,17 +26,21 @@ class Console:
         return self
 
 
-def set_streaming(stack: Stack, stream: bool) -> None:
+def set_user_settings(stack: Stack, stream: bool, **ui: object) -> None:
+    """Replaces the user's interface settings; marking this version's changelog as seen."""
     with stack.api() as api:
-        api.post("/api/v1/users/user/settings/update", json={"ui": {"params": {"stream_response": stream}}}).raise_for_status()
+        version = api.get("/api/config").json()["version"]
+        settings = {"version": version, "params": {"stream_response": stream}, **ui}
+        api.post("/api/v1/users/user/settings/update", json={"ui": settings}).raise_for_status()
+
+
+def set_streaming(stack: Stack, stream: bool) -> None:
+    set_user_settings(stack, stream)
 
 
 def open_new_chat(page: Page, stack: Stack, model: str, query: str = "") -> None:
     page.goto(f"{stack.webui_url}/?model={model}{query}")
     page.wait_for_selector("#chat-input", timeout=60_000)
-    dismiss = page.get_by_role("button", name="Okay, Let's Go!")
-    if dismiss.is_visible():
-        dismiss.click()
 
 
 def send(page: Page, text: str = "Which sources support this?") -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.owui import (Console, chat_id, last_answer_id, open_new_chat, send, set_streaming,
+from tests.e2e.owui import (Console, chat_id, last_answer_id, open_new_chat, send, set_streaming, set_user_settings,
                             stored_citation_events, wait_for_citation_numbers)
 from tests.e2e.stack import Stack
 
@@ -69,6 +69,9 @@ def test_phone_width_dark_theme_and_german(browser: Browser, stack: Stack, scree
     expect(page.locator(f"#message-{answer} .owc-cite").first).to_have_attribute("aria-label", re.compile(r"^Quelle 1: "))
     page.locator(f"#message-{answer} button.owc-source[data-owc-index='3']").click()
     modal = page.locator(".owc-modal")
+    for _ in range(6):  # focus stays in the modal while it is open
+        page.keyboard.press("Tab")
+        assert modal.evaluate("m => m.contains(document.activeElement)")
     expect(modal.locator(".owc-not-verbatim")).to_contain_text("Nicht wörtlich")
     box = modal.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
@@ -83,9 +86,7 @@ def test_a_direct_connection_answer_is_read_from_the_page_own_fetch(page: Page, 
     """With a user's direct connection the browser calls the upstream itself."""
     direct = {"OPENAI_API_BASE_URLS": [f"{stack.mock_url}/v1"], "OPENAI_API_KEYS": ["mock"],
               "OPENAI_API_CONFIGS": {"0": {"enable": True, "prefix_id": "direct", "model_ids": ["perplexity"]}}}
-    with stack.api() as api:
-        api.post("/api/v1/users/user/settings/update",
-                 json={"ui": {"params": {"stream_response": True}, "directConnections": direct}}).raise_for_status()
+    set_user_settings(stack, True, directConnections=direct)
     upstream_calls: list[str] = []
     page.on("request", lambda request: upstream_calls.append(request.url) if request.url.startswith(stack.mock_url + "/v1/chat") else None)
     try:

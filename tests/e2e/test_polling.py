@@ -1,0 +1,31 @@
+"""Open WebUI without WebSocket support falls back to socket.io's long-polling transport:
+the events then arrive in XHR responses, and the extension must read them there too."""
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import running_stack
+from tests.e2e.owui import last_answer_id, open_new_chat, send, set_streaming, wait_for_citation_numbers
+from tests.e2e.stack import Stack
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def polling_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    with running_stack(tmp_path_factory, {"ENABLE_WEBSOCKET_SUPPORT": "False"}) as stack:
+        yield stack
+
+
+def test_sources_arrive_over_the_polling_transport(page: Page, polling_stack: Stack) -> None:
+    websockets: list[str] = []
+    page.on("websocket", lambda socket: websockets.append(socket.url))
+    set_streaming(polling_stack, True)
+    open_new_chat(page, polling_stack, "azure-on-your-data")
+    send(page)
+    answer = last_answer_id(page)
+    assert websockets == []  # the page really used polling
+    assert wait_for_citation_numbers(page, answer, [1, 2, 1, 3]) == [1, 2, 1, 3]
+    expect(page.locator(f"#message-{answer} .owc-sources button.owc-source")).to_have_count(4)
