@@ -25,7 +25,7 @@ export interface Hub {
   /** Raw data seen for a message: a chunk, a body, a source event. */
   add(messageId: string, chatId: string | null, payload: unknown): void;
   /** The message as stored by Open WebUI (GET /api/v1/chats/<id>). */
-  setStored(messageId: string, chatId: string, message: { content?: unknown; sources?: unknown }): void;
+  setStored(messageId: string, chatId: string, message: { content?: unknown; sources?: unknown; done?: unknown }): void;
   finish(messageId: string, content?: string): void;
   citations(messageId: string): ExtractResult;
   subscribe(listener: Listener): () => void;
@@ -60,8 +60,10 @@ export function createHub(locale: () => string): Hub {
     setStored(messageId, chatId, message) {
       const entry = state(messageId, chatId);
       entry.stored = Array.isArray(message.sources) ? extractCitations({ sources: message.sources }, { locale: locale() }) : null;
-      if (typeof message.content === 'string') entry.content = message.content;
-      entry.done = true;
+      // The app reloads a chat while an answer may still stream: a stored copy can be older
+      // than what this page already saw, and is finished only when Open WebUI says so.
+      if (typeof message.content === 'string' && message.content.length >= entry.content.length) entry.content = message.content;
+      entry.done ||= message.done !== false;
       changed(entry);
     },
     finish(messageId, content) {

@@ -28,7 +28,7 @@ export function startUi(hub: Hub, signal: AbortSignal): void {
     if (!id || !state) return;
     const { citations } = hub.citations(id);
     applyToMessage(message, id, citations, state.content || state.accumulator.text(), state.done);
-  }) as (message: HTMLElement) => void, signal);
+  }), signal);
 
   hub.subscribe((state) => {
     const message = document.getElementById(`message-${state.messageId}`);
