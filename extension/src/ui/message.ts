@@ -5,7 +5,7 @@
  * Svelte replaces the nodes it was attached to.
  */
 
-import { linkMarkers, safeUrl, type Citation } from '../core/index.js';
+import { linkMarkers, safeUrl, type Citation, type MarkerSpan } from '../core/index.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
 import { sourceList } from './list.js';
@@ -89,10 +89,10 @@ function linkAnchors(message: Element, root: Element, byUrl: Map<string, Citatio
 }
 
 /** Open WebUI's own inline citation buttons (once sources are on the message) become ours. */
-function replaceNativeButtons(message: Element, root: Element, citations: readonly Citation[], content: string, byIndex: Map<number, Citation>): void {
+function replaceNativeButtons(message: Element, root: Element, citations: readonly Citation[], contentSpans: readonly MarkerSpan[], byIndex: Map<number, Citation>): void {
   // Open WebUI draws adjacent markers ([1][2]) as one button "+1 more": group them likewise.
   const groups: Array<{ end: number; indices: number[] }> = [];
-  for (const span of linkMarkers(content, citations)) {
+  for (const span of contentSpans) {
     if (span.kind !== 'marker') continue;
     const last = groups.at(-1);
     if (last && last.end === span.start) {
@@ -114,8 +114,8 @@ function replaceNativeButtons(message: Element, root: Element, citations: readon
 }
 
 /** grok2api's "## Sources" block: its heading and list, once our list shows the same sources. */
-function hideSourcesBlock(root: Element, content: string, citations: readonly Citation[]): void {
-  if (!linkMarkers(content, citations).some((s) => s.kind === 'hide')) return;
+function hideSourcesBlock(root: Element, contentSpans: readonly MarkerSpan[]): void {
+  if (!contentSpans.some((s) => s.kind === 'hide')) return;
   for (const heading of root.querySelectorAll('h2:not(.owc-hidden)')) {
     const list = heading.nextElementSibling;
     if (heading.textContent?.trim() === 'Sources' && list?.matches('ul, ol')) {
@@ -134,10 +134,11 @@ export function applyToMessage(message: HTMLElement, messageId: string, citation
 
   // Svelte rewrites the answer's text on every streamed token: markers are linked once it is done.
   if (done) {
+    const contentSpans = linkMarkers(content, citations); // the answer's markdown, read once per pass
     for (const prose of container.querySelectorAll('.markdown-prose')) {
-      hideSourcesBlock(prose, content, citations);
+      hideSourcesBlock(prose, contentSpans);
       linkAnchors(message, prose, byUrl);
-      replaceNativeButtons(message, prose, citations, content, byIndex);
+      replaceNativeButtons(message, prose, citations, contentSpans, byIndex);
       linkTextMarkers(message, prose, citations, byIndex);
     }
   }
