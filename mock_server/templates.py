@@ -8,6 +8,9 @@
   becomes the position of the nth occurrence of ``needle`` in the variable ``in``, counted in
   ``unit`` (``code_points``, ``utf16`` or ``utf8``), so scenario files never hold hand-counted
   offsets that break when a text or a port changes.
+- ``{"$repeat": count, "each": template, "join": ""}`` renders ``template`` ``count`` times with
+  ``${i}`` = 1…count: a list, or one string when ``join`` is given (a 400-source list, a
+  4,000-word answer, a 10 MB title — sizes as data, not as code).
 """
 
 import re
@@ -84,6 +87,8 @@ class Renderer:
                 return dumps(self.render(template["$json"]), template.get("style", "python"))
             if "$offset" in template:
                 return self._offset(template)
+            if "$repeat" in template:
+                return self._repeat(template)
             return {key: self.render(value) for key, value in template.items()}
         return template
 
@@ -112,3 +117,14 @@ class Renderer:
         if spec.get("end", False):
             index += len(needle)
         return offset_in(haystack, index, spec.get("unit", "code_points"))
+
+    def _repeat(self, spec: dict[str, Any]) -> Any:
+        count = self.render(spec["$repeat"])
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            raise TemplateError(f"$repeat: the count must be a whole number >= 0, not {count!r}")
+        items = [self.child({"i": i}).render(spec.get("each")) for i in range(1, count + 1)]
+        if "join" not in spec:
+            return items
+        if not all(isinstance(item, str) for item in items):
+            raise TemplateError("$repeat with join: each item must render to text")
+        return str(spec["join"]).join(items)

@@ -1,0 +1,30 @@
+"""The template language scenario files are written in (README, "Adding a scenario")."""
+
+import pytest
+
+from mock_server.templates import Renderer, TemplateError
+
+
+def test_repeat_builds_a_list_with_the_index_bound() -> None:
+    renderer = Renderer({"host": "http://h/"})
+    sources = renderer.render({"$repeat": 3, "each": {"url": "${host}doc-${i}", "rank": "${i}"}})
+    assert sources == [{"url": "http://h/doc-1", "rank": 1}, {"url": "http://h/doc-2", "rank": 2},
+                       {"url": "http://h/doc-3", "rank": 3}]
+
+
+def test_repeat_with_join_builds_one_text_and_feeds_offsets() -> None:
+    renderer = Renderer({"text": {"$repeat": 3, "each": "word${i} [${i}]", "join": " "},
+                         "third": {"$offset": "[3]", "in": "text"}})
+    assert renderer.var("text") == "word1 [1] word2 [2] word3 [3]"
+    assert renderer.var("third") == len("word1 [1] word2 [2] word3 ")
+
+
+@pytest.mark.parametrize("count", [-1, "many", True, 2.5])
+def test_repeat_refuses_a_count_that_is_not_a_whole_number(count: object) -> None:
+    with pytest.raises(TemplateError, match="whole number"):
+        Renderer({}).render({"$repeat": count, "each": "x"})
+
+
+def test_repeat_join_refuses_items_that_are_not_text() -> None:
+    with pytest.raises(TemplateError, match="must render to text"):
+        Renderer({}).render({"$repeat": 2, "each": {"a": 1}, "join": ","})
