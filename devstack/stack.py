@@ -3,26 +3,43 @@
 import json
 import os
 import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+
+import httpx
 
 from mock_server.registry import load_scenarios
 
-from .processes import Service
+from .processes import Service, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 OWUI_VENV = Path(os.environ.get("OWUI_VENV", ROOT / ".owui" / "venv"))
 
 
-def mock_server(port: int, log_path: Path, token_delay_ms: int = 0, extra_args: list[str] = ()) -> Service:
+@dataclass(frozen=True)
+class Stack:
+    """Where the two services of a running stack are, and a token."""
+
+    mock_url: str
+    webui_url: str
+    token: str  # the admin's, in Open WebUI's no-login mode
+
+    def api(self) -> httpx.Client:
+        return httpx.Client(base_url=self.webui_url, headers={"Authorization": f"Bearer {self.token}"}, timeout=60)
+
+
+def mock_server(port: int, log_path: Path, token_delay_ms: int = 0, extra_args: Sequence[str] = ()) -> Service:
     command = [sys.executable, "-m", "mock_server", "--host", "127.0.0.1", "--port", str(port),
                "--token-delay-ms", str(token_delay_ms), *extra_args]
     return Service("mock server", command, log_path)
 
 
-def _connections(mock_url: str) -> dict[str, str]:
+def _connections(mock_url: str, scenario_dirs: Sequence[Path]) -> dict[str, str]:
     """Two connections to the mock: Chat Completions for most scenarios, and the Responses
     API for the scenarios that only speak it (Open WebUI's per-connection `api_type`)."""
-    scenarios = load_scenarios()
+    scenarios = load_scenarios(list(scenario_dirs))
     responses_only = [name for name, s in scenarios.items() if s.chat is None and s.responses]
     chat = [name for name, s in scenarios.items() if s.chat is not None]
     configs = {
@@ -36,7 +53,8 @@ def _connections(mock_url: str) -> dict[str, str]:
     }
 
 
-def open_webui(port: int, mock_port: int, data_dir: Path, log_path: Path, extra_env: dict[str, str] | None = None) -> Service:
+def open_webui(port: int, mock_port: int, data_dir: Path, log_path: Path, extra_env: dict[str, str] | None = None,
+               scenario_dirs: Sequence[Path] = ()) -> Service:
     """A real Open WebUI from its pinned venv: offline, no login, no background LLM tasks."""
     mock_url = f"http://127.0.0.1:{mock_port}/v1"
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -48,7 +66,7 @@ def open_webui(port: int, mock_port: int, data_dir: Path, log_path: Path, extra_
         "ENABLE_OLLAMA_API": "False",
         "ENABLE_OPENAI_API": "True",
         "ENABLE_DIRECT_CONNECTIONS": "True",  # users may add their own upstream (tested)
-        **_connections(mock_url),
+        **_connections(mock_url, scenario_dirs),
         "OFFLINE_MODE": "true",
         "HF_HUB_OFFLINE": "1",
         "ENABLE_VERSION_UPDATE_CHECK": "False",
@@ -68,3 +86,25 @@ def open_webui(port: int, mock_port: int, data_dir: Path, log_path: Path, extra_
     }
     command = [str(OWUI_VENV / "bin" / "open-webui"), "serve", "--host", "127.0.0.1", "--port", str(port)]
     return Service("Open WebUI", command, log_path, env)
+
+
+@contextmanager
+def running_stack(workdir: Path, extra_env: dict[str, str] | None = None, token_delay_ms: int = 0,
+                  scenario_dirs: Sequence[Path] = ()) -> Iterator[Stack]:
+    """The mock server and Open WebUI, each a real process on free ports, until the block ends.
+    ``workdir`` receives Open WebUI's data and both logs."""
+    mock_port, webui_port = free_port(), free_port()
+    scenario_args = [arg for directory in scenario_dirs for arg in ("--scenarios", str(directory))]
+    mock = mock_server(mock_port, workdir / "logs" / "mock-server.log", token_delay_ms, scenario_args).start()
+    webui = open_webui(webui_port, mock_port, workdir / "owui-data", workdir / "logs" / "open-webui.log",
+                       extra_env, scenario_dirs)
+    try:
+        mock.wait_until_ready(f"http://127.0.0.1:{mock_port}/v1/models", 30)
+        webui.start().wait_until_ready(f"http://127.0.0.1:{webui_port}/health", 180)
+        webui_url = f"http://127.0.0.1:{webui_port}"
+        signin = httpx.post(f"{webui_url}/api/v1/auths/signin", json={"email": "", "password": ""}, timeout=60)
+        signin.raise_for_status()
+        yield Stack(f"http://127.0.0.1:{mock_port}", webui_url, signin.json()["token"])
+    finally:
+        webui.stop()
+        mock.stop()

@@ -3,12 +3,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import httpx
 import pytest
 
-from devstack.processes import free_port
-from devstack.stack import OWUI_VENV, ROOT, mock_server, open_webui
-from tests.e2e.stack import Stack
+from devstack.stack import OWUI_VENV, ROOT, Stack
+from devstack.stack import running_stack as devstack_running_stack
 
 
 def install_extension() -> None:
@@ -22,20 +20,8 @@ def install_extension() -> None:
 def running_stack(tmp_path_factory: pytest.TempPathFactory, extra_env: dict[str, str] | None = None) -> Iterator[Stack]:
     """The mock server and the pinned Open WebUI with the extension, each a real process."""
     install_extension()
-    logs = tmp_path_factory.mktemp("logs")
-    mock_port, webui_port = free_port(), free_port()
-    mock = mock_server(mock_port, logs / "mock-server.log").start()
-    webui = open_webui(webui_port, mock_port, tmp_path_factory.mktemp("owui-data"), logs / "open-webui.log", extra_env)
-    try:
-        mock.wait_until_ready(f"http://127.0.0.1:{mock_port}/v1/models", 30)
-        webui.start().wait_until_ready(f"http://127.0.0.1:{webui_port}/health", 180)
-        webui_url = f"http://127.0.0.1:{webui_port}"
-        signin = httpx.post(f"{webui_url}/api/v1/auths/signin", json={"email": "", "password": ""}, timeout=60)
-        signin.raise_for_status()
-        yield Stack(f"http://127.0.0.1:{mock_port}", webui_url, signin.json()["token"])
-    finally:
-        webui.stop()
-        mock.stop()
+    with devstack_running_stack(tmp_path_factory.mktemp("stack"), extra_env) as running:
+        yield running
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from playwright.sync_api import ConsoleMessage, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tests.e2e.stack import Stack
+from devstack.stack import Stack
 
 ANSWER_TIMEOUT_MS = 30_000
 

@@ -9,7 +9,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.owui import (Console, chat_id, last_answer_id, open_new_chat, send, set_streaming, set_user_settings,
                             stored_citation_events, wait_for_citation_numbers)
-from tests.e2e.stack import Stack
+from devstack.stack import Stack
 
 pytestmark = pytest.mark.e2e
 

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.owui import Console, last_answer_id, open_new_chat, send, set_streaming, wait_for_citation_numbers
-from tests.e2e.stack import Stack
+from devstack.stack import Stack
 from tests.wire import SCENARIOS
 
 pytestmark = pytest.mark.e2e

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.e2e.stack import Stack
+from devstack.stack import Stack
 from tests.wire import SCENARIOS
 
 pytestmark = pytest.mark.e2e

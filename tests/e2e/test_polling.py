@@ -8,7 +8,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import running_stack
 from tests.e2e.owui import last_answer_id, open_new_chat, send, set_streaming, wait_for_citation_numbers
-from tests.e2e.stack import Stack
+from devstack.stack import Stack
 
 pytestmark = pytest.mark.e2e
 
