@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from devstack.browser import chromium_launch_args
 from devstack.stack import OWUI_VENV, ROOT, Stack
 from devstack.stack import running_stack as devstack_running_stack
 
@@ -30,18 +31,9 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         yield running
 
 
-def chromium_path() -> str:
-    return subprocess.run([str(ROOT / "scripts" / "ensure-browser.sh")], capture_output=True, text=True, check=True).stdout.strip()
-
-
 @pytest.fixture(scope="session")
 def browser_type_launch_args() -> dict:
-    """Debian's Chromium; the flags keep it from calling home on this closed network."""
-    return {
-        "executable_path": chromium_path(),
-        "args": ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"],
-    }
+    return chromium_launch_args()
 
 
 @pytest.fixture(scope="session")
