@@ -49,13 +49,17 @@ def send(page: Page, text: str = "Which sources support this?") -> None:
     page.keyboard.press("Enter")
 
 
-def last_answer_id(page: Page) -> str:
-    """The id of the newest assistant message, once its answer is finished."""
+ANSWERS = """[...document.querySelectorAll('[id^="message-"]')].filter(e => e.querySelector('.chat-assistant'))"""
+
+
+def last_answer_id(page: Page, count: int = 1, timeout_ms: int = ANSWER_TIMEOUT_MS) -> str:
+    """The id of the newest assistant message, once the chat holds at least ``count`` answers
+    and the newest is finished."""
     page.wait_for_function(
-        """() => { const m = [...document.querySelectorAll('[id^="message-"]')].filter(e => e.querySelector('.chat-assistant'));
-                   return m.length && m.at(-1).querySelector('button[aria-label="Regenerate"], .regenerate-response-button'); }""",
-        timeout=ANSWER_TIMEOUT_MS)
-    return page.evaluate("""() => [...document.querySelectorAll('[id^="message-"]')].filter(e => e.querySelector('.chat-assistant')).at(-1).id.slice(8)""")
+        f"""count => {{ const m = {ANSWERS};
+                   return m.length >= count && m.at(-1).querySelector('button[aria-label="Regenerate"], .regenerate-response-button'); }}""",
+        arg=count, timeout=timeout_ms)
+    return page.evaluate(f"() => {ANSWERS}.at(-1).id.slice(8)")
 
 
 VISIBLE_NUMBERS = """id => [...document.querySelectorAll(`#message-${id} .owc-cite`)]
