@@ -1,5 +1,8 @@
 """OpenAI-style errors: ``{"error": {"message", "type", "param", "code"}}`` for every 4xx."""
 
+import json
+from typing import Any
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -13,9 +16,17 @@ class OpenAIError(Exception):
         self.status, self.message, self.type, self.param, self.code = status, message, type, param, code
 
 
+class _AsciiJSONResponse(JSONResponse):
+    """Non-ASCII escaped: a message may quote what the client sent, and JSON lets a client send
+    a lone surrogate ("\\ud800") that UTF-8 cannot encode; escaped, it goes back as it came."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode()
+
+
 def error_response(status: int, message: str, type: str = "invalid_request_error",
                    param: str | None = None, code: str | None = None) -> JSONResponse:
-    return JSONResponse(
+    return _AsciiJSONResponse(
         {"error": {"message": message, "type": type, "param": param, "code": code}}, status_code=status
     )
 

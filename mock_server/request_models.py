@@ -36,11 +36,16 @@ class ResponsesRequest(_Request):
 
 
 def count_words(value: Any) -> int:
-    """A deterministic stand-in for prompt tokens: words in every text the request holds."""
-    if isinstance(value, str):
-        return len(value.split())
-    if isinstance(value, list):
-        return sum(count_words(item) for item in value)
-    if isinstance(value, dict):
-        return sum(count_words(item) for key, item in value.items() if key in {"content", "text", "input"})
-    return 0
+    """A deterministic stand-in for prompt tokens: words in every text the request holds.
+
+    Iterative: a request may nest lists as deep as the JSON parser allows, past Python's stack."""
+    words, pending = 0, [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            words += len(item.split())
+        elif isinstance(item, list):
+            pending.extend(item)
+        elif isinstance(item, dict):
+            pending.extend(part for key, part in item.items() if key in {"content", "text", "input"})
+    return words
