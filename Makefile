@@ -6,7 +6,7 @@ PYTHON ?= python3
 VENV_PY := .venv/bin/python
 export OWUI_VENV
 
-.PHONY: help setup browser build install-extension demo test test-mock test-e2e test-ts bench-core clean
+.PHONY: help setup browser build install-extension demo test test-mock test-e2e test-ts bench-core fuzz fuzz-mock soak clean
 .DEFAULT_GOAL := help
 
 help:
@@ -62,6 +62,19 @@ test: setup install-extension
 
 bench-core: node_modules/.installed
 	npm run --silent bench:core
+
+# Long runs, not part of `make test` (which runs the same properties with fewer cases).
+MOCK_FUZZ_EXAMPLES ?= 2000
+SOAK_SECONDS ?= 120
+
+fuzz-mock: .venv/.installed
+	MOCK_FUZZ_EXAMPLES=$(MOCK_FUZZ_EXAMPLES) $(VENV_PY) -m pytest -p no:cacheprovider -o timeout=0 tests/mock/test_fuzz_api.py
+
+fuzz: node_modules/.installed fuzz-mock
+	npm run --silent fuzz
+
+soak: .venv/.installed
+	$(VENV_PY) -m devstack.soak --seconds $(SOAK_SECONDS)
 
 clean:
 	rm -rf .venv node_modules extension/dist
