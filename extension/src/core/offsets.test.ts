@@ -19,3 +19,15 @@ test('offsets outside the text or inside a character are refused', () => {
   assert.equal(spanToUtf16(TEXT, 3, 1, 'codePoints'), null);
   assert.deepEqual(spanToUtf16(TEXT, 1, 2, 'codePoints'), [1, 3]); // the emoji, whole
 });
+
+test('offsets asked in any order, and for texts in turn, convert the same', () => {
+  const other = '中中中abc';
+  const forward = [0, 1, 5, 7, 10, 11].map((i) => toUtf16(TEXT, i, 'utf8'));
+  const backward = [11, 10, 7, 5, 1, 0].map((i) => toUtf16(TEXT, i, 'utf8')).reverse();
+  const interleaved = [0, 1, 5, 7, 10, 11].map((i) => [toUtf16(other, i, 'utf8'), toUtf16(TEXT, i, 'utf8')][1]);
+  assert.deepEqual(backward, forward);
+  assert.deepEqual(interleaved, forward);
+  assert.deepEqual([3, 6, 9, 12].map((i) => toUtf16(other, i, 'utf8')), [1, 2, 3, 6]);
+  assert.equal(toUtf16(TEXT, 3, 'utf8'), null); // inside a character, after a cursor moved past it
+  assert.equal(toUtf16(TEXT, 12, 'utf8'), null);
+});

@@ -2,20 +2,34 @@
 
 import type { OffsetUnit } from './model.js';
 
+interface Cursor {
+  text: string;
+  counted: number;
+  index: number;
+}
+
+/** Where the last conversion stopped, per unit: producers list spans in text order, so the
+ * next offset is found by walking on from there, O(text) for all of them, not per offset. */
+const cursors = new Map<OffsetUnit, Cursor>();
+
 /** UTF-16 offset of a position counted in `unit` in `text`, or null when it lies outside. */
 export function toUtf16(text: string, offset: number, unit: OffsetUnit): number | null {
   if (!Number.isSafeInteger(offset) || offset < 0) return null;
   if (unit === 'utf16') return offset <= text.length ? offset : null;
-  let counted = 0;
-  let i = 0;
-  while (counted < offset) {
-    if (i >= text.length) return null;
-    const code = text.codePointAt(i)!;
-    const width = code > 0xffff ? 2 : 1;
-    counted += unit === 'codePoints' ? 1 : code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
-    i += width;
+  let cursor = cursors.get(unit);
+  if (!cursor || cursor.text !== text || cursor.counted > offset) {
+    cursor = { text, counted: 0, index: 0 };
+    cursors.set(unit, cursor);
   }
-  return counted === offset ? i : null; // null: the offset fell inside a UTF-8 sequence
+  let { counted, index } = cursor;
+  while (counted < offset && index < text.length) {
+    const code = text.codePointAt(index)!;
+    counted += unit === 'codePoints' ? 1 : code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+    index += code > 0xffff ? 2 : 1;
+  }
+  cursor.counted = counted;
+  cursor.index = index;
+  return counted === offset ? index : null; // null: past the end, or inside a UTF-8 sequence
 }
 
 /** [start, end) in UTF-16, or null when the span is not inside the text. */
