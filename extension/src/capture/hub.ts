@@ -34,7 +34,10 @@ export interface Hub {
 export function createHub(locale: () => string): Hub {
   const messages = new Map<string, MessageState>();
   const listeners = new Set<Listener>();
-  const results = new Map<string, { version: number; result: ExtractResult }>();
+  // What streamed is parsed again only when more was added, not at every change (an answer
+  // finishing, a stored copy fetched): for 400 sources that is the extension's biggest cost.
+  const live = new Map<string, { adds: number; result: ExtractResult }>();
+  const adds = new Map<string, number>();
 
   const state = (messageId: string, chatId: string | null): MessageState => {
     let entry = messages.get(messageId);
@@ -55,6 +58,7 @@ export function createHub(locale: () => string): Hub {
     add(messageId, chatId, payload) {
       const entry = state(messageId, chatId);
       entry.accumulator.add(payload);
+      adds.set(messageId, (adds.get(messageId) ?? 0) + 1);
       changed(entry);
     },
     setStored(messageId, chatId, message) {
@@ -77,12 +81,13 @@ export function createHub(locale: () => string): Hub {
     citations(messageId) {
       const entry = messages.get(messageId);
       if (!entry) return { format: null, citations: [] };
-      const cached = results.get(messageId);
-      if (cached?.version === entry.version) return cached.result;
-      const live = entry.accumulator.result();
-      const result = live.citations.length ? live : (entry.stored ?? live);
-      results.set(messageId, { version: entry.version, result });
-      return result;
+      const added = adds.get(messageId) ?? 0;
+      let parsed = live.get(messageId);
+      if (parsed?.adds !== added) {
+        parsed = { adds: added, result: entry.accumulator.result() };
+        live.set(messageId, parsed);
+      }
+      return parsed.result.citations.length ? parsed.result : (entry.stored ?? parsed.result);
     },
     subscribe(listener) {
       listeners.add(listener);
