@@ -6,7 +6,7 @@ PYTHON ?= python3
 VENV_PY := .venv/bin/python
 export OWUI_VENV
 
-.PHONY: help setup browser build install-extension demo test test-mock test-e2e test-ts bench-core fuzz fuzz-mock soak clean
+.PHONY: help setup browser build install-extension demo test test-mock test-e2e test-ts bench bench-core fuzz fuzz-mock soak clean
 .DEFAULT_GOAL := help
 
 help:
@@ -62,6 +62,10 @@ test: setup install-extension
 
 bench-core: node_modules/.installed
 	npm run --silent bench:core
+
+# Not part of `make test` (which runs it once, small, in tests/test_bench.py): about 25 minutes.
+bench: setup build
+	$(VENV_PY) -m bench $(BENCH_ARGS)
 
 # Long runs, not part of `make test` (which runs the same properties with fewer cases).
 MOCK_FUZZ_EXAMPLES ?= 2000

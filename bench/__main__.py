@@ -1,0 +1,71 @@
+"""`make bench`: what the extension costs Open WebUI, measured in headless Chromium against the
+pinned Open WebUI and the mock server, with and without the extension, in one run.
+
+    python -m bench [--smoke] [--reps N] [--only streaming,reload] [--out bench/results.json]
+"""
+
+import argparse
+import datetime
+import os
+import platform
+import sys
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+from bench.figures import FIGURES, Sizes
+from bench.report import table, write
+from devstack.browser import chromium_launch_args
+from devstack.stack import ROOT, running_stack
+
+SCENARIOS = Path(__file__).with_name("scenarios")
+SMOKE = Sizes(reps=1, heap_reps=1, heap_turns=3, reload_answers=10)
+
+
+def machine() -> str:
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), platform.processor())
+    return f"{os.cpu_count()} cores, {cpu}, {platform.system()} {platform.machine()}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--smoke", action="store_true", help="one repetition of small sizes: proves the benchmark runs")
+    parser.add_argument("--reps", type=int, default=Sizes.reps, help="repetitions of each side (default %(default)s)")
+    parser.add_argument("--heap-reps", type=int, default=Sizes.heap_reps)
+    parser.add_argument("--only", default=",".join(FIGURES), help=f"figures to run, of: {','.join(FIGURES)}")
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results.json")
+    args = parser.parse_args()
+    unknown = set(args.only.split(",")) - set(FIGURES)
+    if unknown:
+        parser.error(f"unknown figure(s): {', '.join(sorted(unknown))}")
+
+    sizes = SMOKE if args.smoke else Sizes(reps=args.reps, heap_reps=args.heap_reps)
+    # 100 tokens per second, as issue 5 asks; the smoke run streams as fast as it can.
+    token_delay_ms = 1 if args.smoke else 10
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="owc-bench-") as workdir, \
+            running_stack(Path(workdir), token_delay_ms=token_delay_ms, scenario_dirs=[SCENARIOS]) as stack, \
+            sync_playwright() as playwright:
+        browser = playwright.chromium.launch(**chromium_launch_args())
+        with stack.api() as api:
+            owui_version = api.get("/api/config").json()["version"]
+        for name in args.only.split(","):
+            print(f"bench: {name}…", file=sys.stderr, flush=True)
+            rows += FIGURES[name](stack, browser, sizes)
+        context = {
+            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "machine": machine(), "open_webui": owui_version, "chromium": browser.version,
+            "smoke": args.smoke, "sizes": vars(sizes), "token_delay_ms": token_delay_ms,
+        }
+        browser.close()
+    print(table(rows))
+    write(args.out, rows, context)
+    print(f"\nWritten to {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,114 @@
+"""A page of Open WebUI with or without the extension, and what Chrome DevTools measures in it.
+
+Both modes load the same Open WebUI: the request for /static/loader.js is intercepted on both
+sides and answered with this checkout's bundle (with) or with Open WebUI's own empty loader
+(without), so that the two differ by the extension and nothing else.
+"""
+
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from playwright.sync_api import Browser, CDPSession, Page, Route
+
+from devstack.stack import ROOT
+
+Mode = Literal["with", "without"]
+PROBE = Path(__file__).with_name("probe.js")
+BUNDLE = ROOT / "extension" / "dist" / "owui-citations.js"
+EXTENSION_URL = "/static/loader.js"
+# Native calls that the extension's wrappers make on the app's behalf: the app's own cost.
+APP_CALLS = {"fetch", "WebSocket", "open"}
+
+
+@dataclass
+class Tab:
+    page: Page
+    cdp: CDPSession
+    mode: Mode
+
+    def script_seconds(self) -> float:
+        """Main-thread JavaScript time of the page so far (DevTools' ScriptDuration)."""
+        metrics = self.cdp.send("Performance.getMetrics")["metrics"]
+        return next(m["value"] for m in metrics if m["name"] == "ScriptDuration")
+
+    def heap_bytes(self) -> int:
+        """JS heap in use after two full garbage collections."""
+        self.cdp.send("HeapProfiler.collectGarbage")
+        self.cdp.send("HeapProfiler.collectGarbage")
+        return int(self.cdp.send("Runtime.getHeapUsage")["usedSize"])
+
+    def probe(self, expression: str) -> Any:
+        return self.page.evaluate(f"() => window.__owcBench.{expression}")
+
+    @contextmanager
+    def profiled(self, into: dict[str, Any]) -> Iterator[None]:
+        """Samples the main thread every 100 µs; fills ``into`` with milliseconds spent in the
+        extension's own code (and the DOM calls it makes) and in everything but idle."""
+        self.cdp.send("Profiler.enable")
+        self.cdp.send("Profiler.setSamplingInterval", {"interval": 100})
+        self.cdp.send("Profiler.start")
+        try:
+            yield
+        finally:
+            profile = self.cdp.send("Profiler.stop")["profile"]
+            self.cdp.send("Profiler.disable")
+            into.update(attribute(profile))
+
+
+def attribute(profile: dict[str, Any]) -> dict[str, Any]:
+    """A sample belongs to the script of its innermost JavaScript frame; native frames (DOM
+    calls, regular expressions) count for the JavaScript that called them, except the calls
+    the extension's hooks make for the app (the page's own fetch). Also returns the
+    extension's time per function (its innermost frame), to find what to fix."""
+    nodes = {node["id"]: node for node in profile["nodes"]}
+    parent = {child: node["id"] for node in profile["nodes"] for child in node.get("children", [])}
+    owner: dict[int, int] = {}  # node → its innermost script frame, or the root-level entry
+
+    def frame_of(node_id: int) -> int:
+        walked = []
+        while node_id not in owner:
+            if nodes[node_id]["callFrame"]["url"] or node_id not in parent:
+                owner[node_id] = node_id
+                break
+            walked.append(node_id)
+            node_id = parent[node_id]
+        for walked_id in walked:
+            owner[walked_id] = owner[node_id]
+        return owner[node_id]
+
+    extension = busy = 0.0
+    functions: Counter[str] = Counter()
+    for node_id, delta_us in zip(profile["samples"], profile["timeDeltas"]):
+        frame = nodes[frame_of(node_id)]["callFrame"]
+        # "(idle)" and the bare root are the main thread waiting.
+        if frame["url"] or frame["functionName"] not in ("(idle)", "(root)"):
+            busy += delta_us
+        if frame["url"].endswith(EXTENSION_URL) and nodes[node_id]["callFrame"]["functionName"] not in APP_CALLS:
+            extension += delta_us
+            functions[f"{frame['functionName'] or '(anonymous)'}:{frame['lineNumber'] + 1}:{frame['columnNumber'] + 1}"] += delta_us
+    top = {name: round(us / 1000, 2) for name, us in functions.most_common(8)}
+    return {"extension_ms": extension / 1000, "busy_ms": busy / 1000, "extension_functions": top}
+
+
+@contextmanager
+def open_tab(browser: Browser, mode: Mode, bundle: Path = BUNDLE) -> Iterator[Tab]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(path=str(PROBE))
+
+    body = bundle.read_bytes() if mode == "with" else b""
+
+    def serve_loader(route: Route) -> None:
+        route.fulfill(status=200, content_type="application/javascript", body=body)
+
+    context.route(f"**{EXTENSION_URL}*", serve_loader)
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Performance.enable")
+    try:
+        yield Tab(page, cdp, mode)
+    finally:
+        context.close()

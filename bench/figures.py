@@ -1,0 +1,252 @@
+"""The benchmark's figures, one function each (issue 5's numbering). Every figure alternates
+with and without the extension in one run, in a fresh browser context per repetition."""
+
+import gzip
+import re
+import subprocess
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from playwright.sync_api import Browser
+
+from bench.browser import BUNDLE, Mode, Tab, open_tab
+from bench.report import Row, row
+from devstack.stack import ROOT, Stack
+from tests.e2e.owui import ANSWERS, chat_id, last_answer_id, open_new_chat, send, set_user_settings, stored_citation_events
+
+SETTLE_MS = 1000  # after the last visible change: idle callbacks, storage requests
+
+
+@dataclass(frozen=True)
+class Sizes:
+    reps: int = 10  # repetitions of each side
+    heap_reps: int = 2
+    heap_turns: int = 100
+    reload_answers: int = 200
+    stream_timeout_ms: int = 120_000
+
+
+def alternating(reps: int) -> Iterator[Mode]:
+    """with, without, without, with, …: neither side always runs first or on a warmer machine."""
+    for rep in range(reps):
+        yield from (("with", "without") if rep % 2 == 0 else ("without", "with"))
+
+
+def wait_for_buttons(tab: Tab, message_id: str, count: int, timeout_ms: int = 60_000) -> None:
+    tab.page.wait_for_function(
+        "([id, count]) => document.querySelectorAll(`#message-${id} .owc-cite`).length >= count",
+        arg=[message_id, count], timeout=timeout_ms)
+
+
+def buttons_latency_ms(tab: Tab, message_id: str) -> float | None:
+    """From the message's last socket frame to the last change of its citation buttons (0 when
+    they were already complete at that frame)."""
+    last_frame = tab.probe(f"lastFrameAt[{message_id!r}]")
+    changes = tab.probe(f"citeChanges[{message_id!r}]")
+    if last_frame is None or not changes:
+        return None
+    return max(0.0, changes[-1]["at"] - last_frame)
+
+
+def bundle_size(stack: Stack, browser: Browser, sizes: Sizes) -> list[Row]:
+    data = BUNDLE.read_bytes()
+    return [row("1. bundle owui-citations.js, minified", "KB", [len(data) / 1024]),
+            row("1. bundle owui-citations.js, minified + gzip", "KB", [len(gzip.compress(data, 9)) / 1024],
+                judged="median", limit=15)]
+
+
+def non_streaming_400(stack: Stack, browser: Browser, sizes: Sizes) -> list[Row]:
+    set_user_settings(stack, stream=False)
+    to_buttons: list[float] = []
+    whole_turn: list[float] = []
+    busy: dict[Mode, list[float]] = {"with": [], "without": []}
+    latency: list[float] = []
+    for mode in alternating(sizes.reps):
+        with open_tab(browser, mode) as tab:
+            open_new_chat(tab.page, stack, "bench-sources")
+            # Two profiles: until the buttons are in place, then the rest of the turn
+            # (storing the sources, and Open WebUI drawing the stored sources again).
+            first: dict[str, Any] = {}
+            rest: dict[str, Any] = {}
+            with tab.profiled(first):
+                send(tab.page)
+                answer = last_answer_id(tab.page)
+                if mode == "with":
+                    wait_for_buttons(tab, answer, 400)
+            with tab.profiled(rest):
+                tab.page.wait_for_timeout(SETTLE_MS)
+            busy[mode].append(first["busy_ms"] + rest["busy_ms"])
+            if mode == "with":
+                to_buttons.append(first["extension_ms"])
+                whole_turn.append(first["extension_ms"] + rest["extension_ms"])
+                latency.append(buttons_latency_ms(tab, answer) or 0.0)
+    return [
+        row("2. 400 sources, non-streaming: extension's main-thread time until the buttons", "ms", to_buttons,
+            judged="median", limit=4),
+        row("2. 400 sources, non-streaming: extension's main-thread time, whole turn", "ms", whole_turn),
+        row("2. 400 sources, non-streaming: frame → 400 buttons", "ms", latency),
+        row("2. 400 sources, non-streaming: main-thread busy, whole turn", "ms", busy["with"], busy["without"]),
+        *native_strip_400(stack, browser, sizes),
+    ]
+
+
+def native_strip_400(stack: Stack, browser: Browser, sizes: Sizes) -> list[Row]:
+    """The anchor: the same 400 sources as url_citation annotations, which Open WebUI turns into
+    its own source strip (one socket event and one database write per source)."""
+    set_user_settings(stack, stream=True)
+    busy: dict[Mode, list[float]] = {"with": [], "without": []}
+    for mode in alternating(max(1, sizes.reps // 2)):
+        with open_tab(browser, mode) as tab:
+            open_new_chat(tab.page, stack, "bench-url-citations-400")
+            measured: dict[str, Any] = {}
+            with tab.profiled(measured):
+                send(tab.page)
+                answer = last_answer_id(tab.page, timeout_ms=sizes.stream_timeout_ms)
+                tab.page.wait_for_function("id => /\\b400\\s+Sources\\b/i.test(document.getElementById(`message-${id}`)?.innerText ?? '')",
+                                           arg=answer, timeout=sizes.stream_timeout_ms)
+                tab.page.wait_for_timeout(SETTLE_MS)
+            busy[mode].append(measured["busy_ms"])
+    return [row("2. anchor: Open WebUI's native strip, 400 url_citations: main-thread busy", "ms",
+                busy["with"], busy["without"])]
+
+
+def streaming_4000(stack: Stack, browser: Browser, sizes: Sizes) -> list[Row]:
+    set_user_settings(stack, stream=True)
+    long_tasks: dict[Mode, list[float]] = {"with": [], "without": []}
+    script: dict[Mode, list[float]] = {"with": [], "without": []}
+    latency: list[float] = []
+    rate: list[float] = []
+    for mode in alternating(sizes.reps):
+        with open_tab(browser, mode) as tab:
+            open_new_chat(tab.page, stack, "bench-long-stream")
+            started, script_before = tab.page.evaluate("performance.now()"), tab.script_seconds()
+            send(tab.page)
+            answer = last_answer_id(tab.page, timeout_ms=sizes.stream_timeout_ms)
+            if mode == "with":
+                wait_for_buttons(tab, answer, 80)
+            tab.page.wait_for_timeout(SETTLE_MS)
+            script[mode].append((tab.script_seconds() - script_before) * 1000)
+            tasks = tab.probe("longtasks")
+            long_tasks[mode].append(sum(1 for t in tasks if t["start"] >= started and t["duration"] > 50))
+            rate.append(4000 / ((tab.probe(f"lastFrameAt[{answer!r}]") - started) / 1000))
+            if mode == "with":
+                latency.append(buttons_latency_ms(tab, answer) or 0.0)
+    return [
+        row("3. streaming 4,000 tokens: long tasks > 50 ms", "count", long_tasks["with"], long_tasks["without"],
+            judged="added", limit=0),
+        row("3. streaming 4,000 tokens: scripting time", "ms", script["with"], script["without"], judged="ratio", limit=1.05),
+        row("3. streaming: tokens per second received", "tok/s", rate),
+        row("4. last frame → citation buttons clickable", "ms", latency, judged="p95", limit=50),
+    ]
+
+
+def _stored_answer(stack: Stack, browser: Browser) -> tuple[str, str]:
+    """One answer with 20 sources, stored by the extension itself: its chat and message ids."""
+    set_user_settings(stack, stream=False)
+    with open_tab(browser, "with") as tab:
+        open_new_chat(tab.page, stack, "bench-20-sources")
+        send(tab.page)
+        answer = last_answer_id(tab.page)
+        wait_for_buttons(tab, answer, 20)
+        chat = chat_id(tab.page)
+        for _ in range(50):
+            if stored_citation_events(stack, chat).get(answer) == 1:
+                return chat, answer
+            tab.page.wait_for_timeout(200)
+    raise RuntimeError("the extension did not store the benchmark answer's sources")
+
+
+def _long_chat(stack: Stack, chat: str, answers: int) -> tuple[str, str]:
+    """A chat of ``answers`` question/answer pairs, each a copy of the stored pair."""
+    with stack.api() as api:
+        stored = api.get(f"/api/v1/chats/{chat}").json()["chat"]
+        pair = sorted(stored["history"]["messages"].values(), key=lambda m: m["role"] != "user")
+        messages: dict[str, dict[str, Any]] = {}
+        parent = None
+        for _ in range(answers):
+            for template in pair:
+                message = {**template, "id": str(uuid.uuid4()), "parentId": parent, "childrenIds": []}
+                if parent:
+                    messages[parent]["childrenIds"] = [message["id"]]
+                messages[message["id"]] = message
+                parent = message["id"]
+        body = {**stored, "title": f"Benchmark: {answers} answers", "messages": list(messages.values()),
+                "history": {"messages": messages, "currentId": parent}}
+        created = api.post("/api/v1/chats/new", json={"chat": body})
+        created.raise_for_status()
+        return created.json()["id"], parent
+
+
+READY = """([last, want]) => new Promise((resolve) => {
+    const found = {};
+    const tick = () => {
+        const now = performance.now();
+        const answer = document.getElementById(`message-${last}`);
+        if (found.ready === undefined && answer?.querySelector('.chat-assistant') && answer.textContent.includes('Finding 20')) found.ready = now;
+        if (want && found.cited === undefined) {
+            const answers = %s;
+            if (answers.length && answers.every((m) => m.querySelectorAll('.owc-cite').length >= want)) found.cited = now;
+        }
+        if ((found.ready !== undefined && (found.cited !== undefined || !want)) || now > 120000) resolve(found);
+        else requestAnimationFrame(tick);
+    };
+    tick();
+})""" % ANSWERS
+
+
+def reload_long_chat(stack: Stack, browser: Browser, sizes: Sizes) -> list[Row]:
+    chat, _ = _stored_answer(stack, browser)
+    long_chat, last = _long_chat(stack, chat, sizes.reload_answers)
+    ready: dict[Mode, list[float]] = {"with": [], "without": []}
+    cited: list[float] = []
+    for mode in alternating(sizes.reps):
+        with open_tab(browser, mode) as tab:
+            tab.page.goto(f"{stack.webui_url}/c/{long_chat}", wait_until="commit")
+            found = tab.page.evaluate(READY, [last, 20 if mode == "with" else 0])
+            ready[mode].append(found["ready"])
+            if mode == "with":
+                cited.append(found["cited"])
+    label = f"5. open a chat of {sizes.reload_answers} answers × 20 sources"
+    return [row(f"{label}: page ready", "ms", ready["with"], ready["without"], judged="ratio", limit=1.10),
+            row(f"{label}: all citation UI in place", "ms", cited)]
+
+
+def heap_after_turns(stack: Stack, browser: Browser, sizes: Sizes) -> list[Row]:
+    set_user_settings(stack, stream=False)
+    heap: dict[Mode, list[float]] = {"with": [], "without": []}
+    for mode in alternating(sizes.heap_reps):
+        with open_tab(browser, mode) as tab:
+            open_new_chat(tab.page, stack, "bench-20-sources")
+            for turn in range(1, sizes.heap_turns + 1):
+                send(tab.page, f"Question {turn}")
+                last_answer_id(tab.page, count=turn)
+            tab.page.wait_for_timeout(SETTLE_MS)
+            heap[mode].append(tab.heap_bytes() / 2**20)
+    return [row(f"6. JS heap after {sizes.heap_turns} turns", "MB", heap["with"], heap["without"], judged="added", limit=2)]
+
+
+CORE_LINE = re.compile(r"^(?P<name>.+?)\s+median\s+(?P<median>[\d.]+) ms\s+p95\s+(?P<p95>[\d.]+) ms\s+target ≤ (?P<target>[\d.]+) ms")
+
+
+def core_library(stack: Stack, browser: Browser, sizes: Sizes) -> list[Row]:
+    """`npm run bench:core` (node, no browser), for reference."""
+    output = subprocess.run(["npm", "run", "--silent", "bench:core"], cwd=ROOT, capture_output=True, text=True,
+                            check=True).stdout
+    rows = []
+    for match in filter(None, map(CORE_LINE.match, output.splitlines())):
+        found = row(f"7. core: {match['name']}", "ms", [float(match["median"])], judged="median", limit=float(match["target"]))
+        found.with_p95 = float(match["p95"])
+        rows.append(found)
+    return rows
+
+
+FIGURES = {
+    "bundle": bundle_size,
+    "non-streaming": non_streaming_400,
+    "streaming": streaming_4000,
+    "reload": reload_long_chat,
+    "heap": heap_after_turns,
+    "core": core_library,
+}

@@ -1,0 +1,41 @@
+// Benchmark probe, added to every page before Open WebUI's own scripts, with and without the
+// extension alike, so that its small cost is the same on both sides. It records:
+// - long tasks (PerformanceObserver 'longtask');
+// - when the last socket frame of each message arrived;
+// - after a message's `done` frame: when its set of citation buttons last changed.
+(() => {
+  const probe = (window.__owcBench = { longtasks: [], lastFrameAt: {}, doneAt: {}, citeChanges: {} });
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) probe.longtasks.push({ start: entry.startTime, duration: entry.duration });
+  }).observe({ type: 'longtask', buffered: true });
+
+  const citeCount = (id) => document.querySelectorAll(`#message-${CSS.escape(id)} .owc-cite`).length;
+  const watchCitations = (id) => {
+    const changes = (probe.citeChanges[id] = [{ at: performance.now(), count: citeCount(id) }]);
+    const observer = new MutationObserver(() => {
+      const count = citeCount(id);
+      if (count !== changes[changes.length - 1].count) changes.push({ at: performance.now(), count });
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+    setTimeout(() => observer.disconnect(), 5000);
+  };
+
+  const MESSAGE_ID = /"message_id":\s*"([^"]+)"/;
+  const DONE = /"done":\s*true/;
+  const NativeWebSocket = window.WebSocket;
+  window.WebSocket = class extends NativeWebSocket {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (event) => {
+        if (typeof event.data !== 'string') return;
+        const id = MESSAGE_ID.exec(event.data)?.[1];
+        if (!id) return;
+        probe.lastFrameAt[id] = performance.now();
+        if (!(id in probe.doneAt) && DONE.test(event.data)) {
+          probe.doneAt[id] = performance.now();
+          watchCitations(id);
+        }
+      });
+    }
+  };
+})();
