@@ -25,12 +25,10 @@ function merge(into: Citation, draft: Citation): void {
   into.date ??= draft.date;
 }
 
+/** The first that is not blank: a file "/ " or the URL "/" label as blank text. */
 function title(draft: Draft, url: string | null, locale: string | undefined): string {
-  const given = draft.title?.trim();
-  if (given) return given;
-  if (draft.file?.trim()) return fileName(draft.file);
-  if (url) return urlLabel(url);
-  return untitledSource(locale);
+  const candidates = [draft.title, draft.file ? fileName(draft.file) : null, url ? urlLabel(url) : null];
+  return candidates.map((candidate) => candidate?.trim()).find(Boolean) ?? untitledSource(locale);
 }
 
 function toCitation(draft: Draft, format: string, options: ExtractOptions): Citation {

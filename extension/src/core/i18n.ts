@@ -9,6 +9,9 @@ const UNTITLED: Record<string, string> = {
   ja: '無題のソース',
 };
 
+/** The tag comes from the page (localStorage): own keys only, not Object.prototype's ("valueOf"). */
+const ownEntry = (tag: string): string | undefined => (Object.hasOwn(UNTITLED, tag) ? UNTITLED[tag] : undefined);
+
 export function untitledSource(locale = 'en'): string {
-  return UNTITLED[locale] ?? UNTITLED[locale.split('-')[0] ?? ''] ?? UNTITLED.en!;
+  return ownEntry(locale) ?? ownEntry(locale.split('-')[0] ?? '') ?? UNTITLED.en!;
 }

@@ -50,6 +50,19 @@ function numbers(list: string): number[] {
   });
 }
 
+/** Removes from `spans` those that overlap [start, end), which is hidden: the UI replaces each
+ * span's text once, so spans must not overlap. Returns the removed spans. */
+function takeOverlapping(spans: MarkerSpan[], start: number, end: number): MarkerSpan[] {
+  const taken: MarkerSpan[] = [];
+  let kept = 0;
+  for (const span of spans) { // in place: an answer may hold more markers than a call takes arguments
+    if (span.start < end && span.end > start) taken.push(span);
+    else spans[kept++] = span;
+  }
+  spans.length = kept;
+  return taken;
+}
+
 export function linkMarkers(text: string, citations: readonly Citation[]): MarkerSpan[] {
   if (typeof text !== 'string' || text === '' || !Array.isArray(citations) || citations.length === 0) return [];
   const byRef = new Map<number, number>();
@@ -79,13 +92,16 @@ export function linkMarkers(text: string, citations: readonly Citation[]): Marke
   }
   for (const match of text.matchAll(SOURCES_TAG)) {
     const indices = resolve(numbers(match.groups!.nums!.replace(/[ \t]+/g, '').replace(/,+$/, '')));
-    if (indices.length && !inCode(match.index)) spans.push({ start: match.index, end: match.index + match[0].length, indices, kind: 'hide' });
+    const end = match.index + match[0].length;
+    if (indices.length && !inCode(match.index)) {
+      takeOverlapping(spans, match.index, end); // "Sources: [1, 2]": its own marker is hidden with it
+      spans.push({ start: match.index, end, indices, kind: 'hide' });
+    }
   }
   const block = GROK_BLOCK.exec(text);
   if (block) {
-    const listed = spans.filter((s) => s.start >= block.index).flatMap((s) => s.indices);
-    // The block's own [[N]]-free "- [title](url)" lines are hidden with it, not linked.
-    for (let i = spans.length - 1; i >= 0; i--) if (spans[i]!.start >= block.index) spans.splice(i, 1);
+    // The block's own markers and "- [title](url)" lines are hidden with it, not linked.
+    const listed = takeOverlapping(spans, block.index, text.length).flatMap((s) => s.indices);
     spans.push({ start: block.index, end: text.length, indices: [...new Set(listed)], kind: 'hide' });
   }
 

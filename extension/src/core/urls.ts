@@ -47,7 +47,8 @@ export function hostOf(url: string | null): string | null {
   if (!url) return null;
   try {
     const parsed = new URL(url);
-    return parsed.host.replace(/^www\./, '');
+    // Other schemes parse too, with an empty host ("mailto:…", or any "word: text").
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.host.replace(/^www\./, '') : null;
   } catch {
     return null;
   }

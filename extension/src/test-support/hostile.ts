@@ -1,0 +1,219 @@
+/**
+ * fast-check generators of hostile input for the core: values shaped like each producer's wire
+ * format, where any field may be missing, null, of the wrong type, a huge or non-finite number,
+ * a string with lone surrogates, bidi or zero-width characters, a script URL, JSON inside a
+ * string, or nested thousands deep. Structure first, so that the parsers are reached deep
+ * inside, not turned away at their first type check.
+ */
+
+import fc from 'fast-check';
+
+/** Keys that mean something to JavaScript objects; JSON.parse makes them own properties. */
+export const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty'];
+
+const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code));
+
+const NASTY_STRINGS = [
+  '', ' ', '\t\n', '\u0000', '\u202e', '\u200b', '\ufeff', '\u2028', '\ud800', '\udfff\ud800', '😀', '😀'.slice(0, 1),
+  'javascript:alert(1)', 'JaVaScRiPt:alert(1)', ' javascript:alert(1)', 'java\tscript:alert(1)', '\u0001javascript:x',
+  'data:text/html,<script>alert(1)</script>', 'vbscript:msgbox(1)', '//evil.example/x', '/\\evil.example', '\\\\evil.example',
+  '/%2F%2Fevil.example', 'https://user:pw@e.example/', 'http://[::1]:99999/', 'https://e.example/a#\u0000', 'mailto:a@e.example',
+  'file:///etc/passwd', '<img src=x onerror=alert(1)>', '"><svg onload=alert(1)>', '[x](javascript:alert(1))', ']](javascript:x)',
+  '{}', '[]', 'null', '{"sources": [{"url": "javascript:x", "title": 1}]}', '{"sources": [', '-1', '0', '3', '9007199254740993',
+  '1e309', 'NaN', '  42  ', ...PROTOTYPE_KEYS, 'en', 'fr-FR', 'zh-CN', 'zh', 'ja', 'toString-x', '__proto__-en',
+  '[1] [doc2] [[3]](https://e.example/a) 【4】 [^1] [1-3] [2, 3]', '\nSources: 1, 2\n', 'Sources: [1, 2]',
+  '\n\n## Sources\n[grok2api-sources]: #\n- [A](https://e.example/a)', '`[1]`', '```\n[1]\n```',
+  'data: {"choices": []}\n\ndata: [DONE]\n\n', 'event: response.completed\ndata: {"type": "response.completed"}\n\n',
+];
+
+const shortHostileString: fc.Arbitrary<string> = fc.oneof(
+  fc.string(),
+  fc.string({ unit: 'binary' }),
+  fc.string({ unit: fc.oneof(loneSurrogate, fc.constantFrom('[', ']', '1', ' ', '\n', ':', '/', 'é', '😀')) }),
+  fc.constantFrom(...NASTY_STRINGS),
+);
+
+/** 20,000 characters: rare, or they would make up most of the time spent. */
+const hugeString = fc.constantFrom('x', '[1]', '😀', '\ud800', 'a ').map((unit) => unit.repeat(20_000));
+
+export const hostileString: fc.Arbitrary<string> = fc.oneof({ weight: 30, arbitrary: shortHostileString }, { weight: 1, arbitrary: hugeString });
+
+export const hostileNumber: fc.Arbitrary<number> = fc.oneof(
+  fc.integer(),
+  fc.double(), // NaN, ±Infinity, -0 and subnormals included
+  fc.constantFrom(2 ** 53, 2 ** 53 + 2, -(2 ** 53), Number.MAX_VALUE, Number.MIN_VALUE, 1e308, -1, 0, -0, 0.5, 1.5, 1e-7),
+);
+
+const hostileScalar: fc.Arbitrary<unknown> = fc.oneof(hostileString, hostileNumber, fc.boolean(), fc.constant(null), fc.constant(undefined));
+
+const NESTING_KEYS = ['url_citation', 'sources', 'context', 'extra', 'choices'];
+
+function nested(depth: number, inObjects: boolean): unknown {
+  let value: unknown = 'bottom';
+  for (let i = 0; i < depth; i++) value = inObjects ? { [NESTING_KEYS[i % NESTING_KEYS.length]!]: value } : [value];
+  return value;
+}
+
+/** Arrays or objects nested past what recursive code (and JSON.stringify, at about 5,000) survives.
+ * Built once: the core never modifies its input, and building them per case would dominate. */
+const deeplyNested: fc.Arbitrary<unknown> = fc.constantFrom(
+  ...[100, 1_000, 6_000, 100_000].flatMap((depth) => [nested(depth, false), nested(depth, true)]),
+);
+
+/** JSON.stringify, or "null" for what it refuses (undefined, nesting past its stack). */
+export const jsonText = (value: unknown): string => {
+  try {
+    return JSON.stringify(value) ?? 'null';
+  } catch {
+    return 'null';
+  }
+};
+
+export const hostileKey: fc.Arbitrary<string> = fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS), hostileString);
+
+/** Any value JSON (or a socket.io packet) can carry, and a few it cannot (undefined). */
+export const hostileValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', maxDepth: 2, withCrossShrink: true },
+    { weight: 16, arbitrary: hostileScalar },
+    { weight: 4, arbitrary: fc.array(tie('value'), { maxLength: 3 }) },
+    { weight: 4, arbitrary: fc.array(fc.tuple(hostileKey, tie('value')), { maxLength: 3 }).map((entries) => Object.fromEntries(entries)) },
+    { weight: 4, arbitrary: tie('value').map(jsonText) }, // JSON inside a string
+    { weight: 1, arbitrary: deeplyNested }, // rare: JSON.stringify's stack overflow costs milliseconds
+  ),
+})).value;
+
+/** A field: usually its real type, sometimes anything at all. */
+const field = <T>(good: fc.Arbitrary<T>): fc.Arbitrary<unknown> =>
+  fc.oneof({ weight: 4, arbitrary: good }, { weight: 1, arbitrary: hostileValue });
+
+/** An object of the given fields, each possibly absent, plus stray keys (`__proto__` among them). */
+export function shaped(fields: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<Record<string, unknown>> {
+  const entries = Object.entries(fields).map(([key, good]) => fc.option(fc.tuple(fc.constant(key), field(good)), { nil: undefined, freq: 5 }));
+  const stray = fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, fc.tuple(hostileKey, hostileValue));
+  return fc.tuple(fc.tuple(...entries), stray).map(([own, extra]) => Object.fromEntries([...own, extra].filter((entry) => entry !== undefined)));
+}
+
+const listOf = (item: fc.Arbitrary<unknown>): fc.Arbitrary<unknown[]> => fc.array(field(item), { maxLength: 3 });
+
+const url = fc.oneof(
+  fc.constantFrom('https://e.example/a', 'https://e.example/b', 'http://e.example/a?q=1#f', '/static/doc.pdf', '/extract/42'),
+  fc.webUrl({ withQueryParameters: true, withFragments: true }),
+  hostileString,
+);
+const text = fc.oneof(fc.string({ maxLength: 40 }), hostileString);
+const answer = fc.array(fc.oneof(text, fc.constantFrom('[1]', '[2, 3]', '[doc1]', ' [[1]](https://e.example/a)', '【2】', '[^1]')), { maxLength: 6 }).map((parts) => parts.join(''));
+const count = fc.oneof(fc.nat(60), hostileNumber, fc.constantFrom('3', ' 7 ', '-1', '1e3'));
+const score = fc.oneof(fc.double({ min: -20, max: 20, noNaN: true }), hostileNumber);
+
+// url_citation annotations, nested (Chat Completions) or flat (Responses, proxies), and file citations.
+const urlCitation = shaped({ url, title: text, start_index: count, end_index: count });
+const annotation = fc.oneof(
+  shaped({ type: fc.constant('url_citation'), url_citation: urlCitation }),
+  urlCitation.map((flat) => ({ type: 'url_citation', ...flat })),
+  shaped({ type: fc.constantFrom('file_citation', 'container_file_citation', 'file_path'), file_id: text, filename: text,
+    index: count, start_index: count, end_index: count }),
+);
+const chatMessage = (extra: Record<string, fc.Arbitrary<unknown>> = {}) =>
+  shaped({ role: fc.constant('assistant'), content: answer, annotations: listOf(annotation), ...extra });
+const chatBody = (message: fc.Arbitrary<unknown>, top: Record<string, fc.Arbitrary<unknown>> = {}) => {
+  const choice = fc.oneof(shaped({ index: count, message, finish_reason: text }), shaped({ index: count, delta: message, finish_reason: text }));
+  return shaped({ id: text, object: fc.constantFrom('chat.completion', 'chat.completion.chunk'),
+    choices: fc.oneof({ weight: 3, arbitrary: fc.tuple(choice) }, listOf(choice)), ...top });
+};
+
+const openragSource = shaped({ source_type: fc.constantFrom('web', 'document'), file_url: url, chunk_url: url, url,
+  filename: text, source: text, title: text, snippet: text, page_content: text, relevance_score: score, page: count });
+const openragExtra = shaped({ sources: listOf(openragSource) });
+
+const azureDocument = shaped({ title: text, filepath: text, url, chunk_id: fc.oneof(text, count), content: text,
+  rerank_score: score, original_search_score: score, filter_reason: fc.constantFrom(null, 'score', 'rerank') });
+const azureContext = shaped({ citations: listOf(azureDocument), all_retrieved_documents: listOf(azureDocument), intent: text });
+
+/** A quote cut from its source text, with offsets in some unit (or off by some). */
+const quoted = fc.tuple(text, fc.nat(40), fc.nat(40), fc.integer({ min: -2, max: 2 })).map(([content, a, b, skew]) => {
+  const [start, end] = [Math.min(a, b, content.length), Math.min(Math.max(a, b), content.length)];
+  return { content, quote: content.slice(start, end), quote_start: start + skew, quote_end: end + skew };
+});
+const spanCitation = fc.tuple(quoted, shaped({ section_id: fc.oneof(text, count), title: text, page_start: count, page_end: count,
+  quote: text, quote_start: count, quote_end: count, content: text })).map(([quote, other]) => ({ ...quote, ...other }));
+
+const storedCitation = shaped({ id: text, title: text, url, snippet: text, score, page: count, pageEnd: count,
+  scoreKind: fc.constantFrom('similarity', 'reranker', 'bm25', 'raw', 'percent'), kind: fc.constantFrom('document', 'web', 'post', 'file', 'x'),
+  quote: shaped({ text, start: count, end: count }), anchors: listOf(shaped({ start: count, end: count, unit: fc.constantFrom('utf16', 'codePoints', 'utf8', 'bytes') })),
+  date: text });
+const openWebuiSource = shaped({ source: shaped({ id: text, name: text, url }), document: listOf(text),
+  metadata: listOf(shaped({ source: fc.oneof(url, text), name: text, source_url: url, url, file_name: text, file_id: text, page: count, owc: storedCitation })),
+  distances: listOf(score) });
+
+const responsesOutput = listOf(shaped({ type: fc.constant('message'), content: listOf(shaped({
+  type: fc.constantFrom('output_text', 'refusal'), text: answer, annotations: listOf(annotation) })) }));
+
+/** One generator per format of the registry (formats/index.ts), keyed by its name. */
+export const WIRE_FORMATS: Record<string, fc.Arbitrary<unknown>> = {
+  'azure-on-your-data': fc.oneof(
+    chatBody(chatMessage({ context: azureContext })),
+    shaped({ choices: fc.tuple(shaped({ messages: listOf(shaped({ role: fc.constant('tool'), content: azureContext.map(jsonText) })) })) }),
+    shaped({ context: azureContext }),
+  ),
+  openrag: fc.oneof(
+    chatBody(chatMessage(), { extra: fc.oneof(openragExtra.map(jsonText), openragExtra, fc.constantFrom('{}', '{"sources": [')) }),
+  ),
+  grok2api: chatBody(chatMessage(), { search_sources: listOf(shaped({ url, title: text, type: fc.constantFrom('web', 'x_post') })) }),
+  'answer-spans': chatBody(chatMessage(), { citations: listOf(spanCitation) }),
+  perplexity: chatBody(chatMessage(), { search_results: listOf(shaped({ title: text, url, date: text, snippet: text, source: fc.constantFrom('web', 'attachment') })),
+    citations: listOf(url) }),
+  'grok2api-go': chatBody(chatMessage(), { citations: listOf(url) }),
+  'openai-responses': fc.oneof(
+    shaped({ object: fc.constant('response'), output: responsesOutput }),
+    shaped({ type: fc.constant('response.output_text.annotation.added'), annotation }),
+    shaped({ type: fc.constant('response.output_text.delta'), delta: answer }),
+    shaped({ type: fc.constant('response.completed'), response: shaped({ output: responsesOutput }) }),
+  ),
+  'openai-chat': chatBody(chatMessage()),
+  'open-webui': fc.oneof(
+    shaped({ sources: listOf(openWebuiSource) }),
+    shaped({ type: fc.constantFrom('source', 'citation'), data: openWebuiSource }),
+    openWebuiSource,
+  ),
+};
+
+export const anyWirePayload: fc.Arbitrary<unknown> = fc.oneof(...Object.values(WIRE_FORMATS));
+
+/** JSON as it travels: what JSON.parse gives back (no undefined, NaN or -0). */
+export const asJson = (value: unknown): unknown => JSON.parse(jsonText(value));
+
+/** Server-sent events as a producer writes them, sometimes cut short or with CRLF lines. */
+export const sseText = (chunks: unknown[], cut: number, crlf: boolean): string => {
+  const events = chunks.map((chunk) => {
+    const type = typeof chunk === 'object' && chunk !== null ? (chunk as { type?: unknown }).type : undefined;
+    return `${typeof type === 'string' ? `event: ${type}\n` : ''}data: ${jsonText(chunk)}\n\n`;
+  });
+  const whole = [...events, 'data: [DONE]\n\n'].join('');
+  return (crlf ? whole.replace(/\n/g, '\r\n') : whole).slice(0, whole.length - cut);
+};
+
+/** What a page may hand the core: a body, chunks, SSE text, or anything else. */
+export const anyPayload: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 4, arbitrary: anyWirePayload },
+  { weight: 1, arbitrary: hostileValue },
+  { weight: 1, arbitrary: fc.array(anyWirePayload, { maxLength: 4 }) },
+  { weight: 1, arbitrary: fc.tuple(fc.array(anyWirePayload, { maxLength: 4 }), fc.nat(30), fc.boolean()).map(([chunks, cut, crlf]) => sseText(chunks, cut, crlf)) },
+);
+
+/** Answer text with every kind of marker, code spans, source blocks and hostile text between them. */
+export const markerText: fc.Arbitrary<string> = fc.array(fc.oneof(
+  shortHostileString,
+  fc.constantFrom('[1]', '[2, 3]', '[1-3]', '[1 - 9999]', '[doc2]', ' [[1]](https://e.example/a)', '[1](https://e.example/b)', '【2】', '【4:0†source】',
+    '[^1]', '[^1]:', '\n[Sources: 1, 2]', '\nSources: [1, 2]\n', 'Source: 3.', '\nSources: [1, 2\n, 3]', '\n\n## Sources\n[grok2api-sources]: #\n',
+    '`[1]`', '```\n[2]\n```', '```', '\n', '【', '】', '[', ']', '(', ')', '😀', '\ud800'),
+), { maxLength: 12 }).chain((parts) => fc.oneof(
+  { weight: 30, arbitrary: fc.constant(parts.join('')) },
+  hugeString.map((huge) => parts.join(huge)),
+));
+
+/** The language a user picked, as Open WebUI stores it (untrusted: localStorage). */
+export const hostileLocale: fc.Arbitrary<string | undefined> = fc.oneof(
+  fc.constantFrom(undefined, 'en', 'fr', 'fr-FR', 'de-DE', 'es', 'zh-CN', 'zh-TW', 'ja', 'ja-JP', 'pt-BR'),
+  hostileString,
+);
