@@ -9,10 +9,21 @@ const chat = (message: object, top: object = {}) => ({ choices: [{ index: 0, mes
 
 test('nothing to find: empty result, for any shape', () => {
   for (const payload of [undefined, null, 0, '', 'not json', '{}', [], {}, { choices: null }, { extra: '{}' },
-    { extra: 'not json' }, { extra: 42 }, { extra: '{"sources": "nope"}' }, { search_sources: null },
-    { citations: [1, 2] }, { search_results: [null, 'x'] }, chat({ annotations: [{ type: 'file_path' }] })]) {
+    { extra: '{"sources": []}' }, { extra: '{"other": 1}' }, { search_sources: null }, { search_results: [] },
+    { citations: [1, 2] }, chat({ annotations: [{ type: 'file_path' }] })]) {
     assert.deepEqual(extractCitations(payload), { format: null, citations: [] }, JSON.stringify(payload));
   }
+});
+
+test('sources that are there but unreadable are reported by format, never guessed', () => {
+  for (const [payload, format] of [[{ extra: 'not json' }, 'openrag'], [{ extra: 42 }, 'openrag'], [{ extra: '{"sources": "nope"}' }, 'openrag'],
+    [{ extra: '{"sources": [null, 7]}' }, 'openrag'], [{ search_results: [null, 'x'] }, 'perplexity'], [{ search_results: {} }, 'perplexity'],
+    [{ search_sources: 'x' }, 'grok2api'], [{ search_sources: [{ url: null }] }, 'grok2api']] as const) {
+    assert.deepEqual(extractCitations(payload), { format: null, citations: [], unreadable: format }, JSON.stringify(payload));
+  }
+  const stream = createAccumulator();
+  for (const extra of ['{}', '{"sources": [', '{}']) stream.add({ choices: [{ index: 0, delta: { content: 'x' } }], extra });
+  assert.equal(stream.result().unreadable, 'openrag'); // the last non-empty `extra` is the one read
 });
 
 test('nulls and wrong types inside sources are skipped, never invented', () => {

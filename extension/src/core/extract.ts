@@ -1,6 +1,7 @@
 import { finalize } from './finalize.js';
 import { FORMATS } from './formats/index.js';
 import { isObject, type JsonObject } from './json.js';
+import { MAX_CITATIONS } from './limits.js';
 import type { ExtractOptions, ExtractResult } from './model.js';
 import { parseStreamText, isStreamEvent, mergeChunks } from './stream.js';
 
@@ -28,15 +29,20 @@ export function extractCitations(payload: unknown, options: ExtractOptions = {})
     return EMPTY();
   }
   if (!body) return EMPTY();
+  let unreadable: string | undefined;
   for (const format of FORMATS) {
     try {
       const found = format.extract(body);
       if (found && found.drafts.length > 0) {
-        return { format: format.name, citations: finalize(found.drafts, found.ordered, format.name, options) };
+        const drafts = found.drafts.slice(0, MAX_CITATIONS);
+        const citations = finalize(drafts, found.ordered, format.name, options);
+        const omitted = found.drafts.length - drafts.length;
+        return { format: format.name, citations, ...(omitted ? { omitted } : {}) };
       }
+      if (found) unreadable ??= format.name;
     } catch {
       // A shape this format half-recognised; the next format may still read it.
     }
   }
-  return EMPTY();
+  return unreadable ? { ...EMPTY(), unreadable } : EMPTY();
 }

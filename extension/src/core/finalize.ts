@@ -1,6 +1,7 @@
 /** Drafts of one payload → numbered, de-duplicated, safe citations. */
 
 import { untitledSource } from './i18n.js';
+import { boundSnippet } from './limits.js';
 import type { Citation, Draft, ExtractOptions } from './model.js';
 import { verifyQuote } from './quote.js';
 import { fileName, safeUrl, urlLabel } from './urls.js';
@@ -31,11 +32,26 @@ function title(draft: Draft, url: string | null, locale: string | undefined): st
   return candidates.map((candidate) => candidate?.trim()).find(Boolean) ?? untitledSource(locale);
 }
 
-function toCitation(draft: Draft, format: string, options: ExtractOptions): Citation {
+/**
+ * Open WebUI drops NUL bytes and lone surrogates from what it stores (utils/misc.py,
+ * sanitize_text_for_db): a citation's text is cleaned the same way when it is read, so a
+ * source looks the same before and after a reload (two ids that differ by a NUL are one source).
+ */
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const storable = <T extends string | null | undefined>(text: T): T => (typeof text === 'string' ? text.replace(UNSTORABLE, '') : text) as T;
+
+function storableDraft(draft: Draft): Draft {
+  const quote = draft.quote ? { ...draft.quote, text: storable(draft.quote.text) } : draft.quote;
+  return { ...draft, id: storable(draft.id), title: storable(draft.title), file: storable(draft.file), snippet: storable(draft.snippet), date: storable(draft.date), quote };
+}
+
+function toCitation(raw: Draft, format: string, options: ExtractOptions): Citation {
+  const draft = storableDraft(raw);
   const url = safeUrl(draft.url);
   const page = draft.page ?? null;
-  const snippet = draft.snippet?.trim() ? draft.snippet : null;
-  const quote = draft.quote?.text ? verifyQuote(draft.quote.text, draft.quote.start, draft.quote.end, snippet) : null;
+  const text = draft.snippet?.trim() ? draft.snippet : null;
+  const verified = draft.quote?.text ? verifyQuote(draft.quote.text, draft.quote.start, draft.quote.end, text) : null;
+  const { snippet, quote } = text === null ? { snippet: null, quote: verified } : boundSnippet(text, verified);
   return {
     index: 0,
     id: draft.id,

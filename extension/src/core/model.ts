@@ -57,6 +57,11 @@ export interface Citation {
 export interface ExtractResult {
   format: string | null;
   citations: Citation[];
+  /** The format whose sources the payload holds but none of which could be read (bad JSON,
+   * a number for a list, only nulls), when no format found any: reported, never guessed. */
+  unreadable?: string;
+  /** How many more sources the payload held than the MAX_CITATIONS read (limits.ts). */
+  omitted?: number;
 }
 
 /** What a format parser returns: a citation before numbering, merging and clean-up. */
@@ -83,6 +88,7 @@ export interface Format {
   /**
    * The drafts in the producer's order, or null when the payload is not of this format.
    * `ordered: false` means the producer gives no order: drafts are then ranked by score.
+   * No drafts: the payload has this format's sources, but none can be read.
    */
   extract(payload: Record<string, unknown>): { drafts: Draft[]; ordered: boolean } | null;
 }

@@ -31,3 +31,29 @@ test('Open WebUI\'s own view of the stored event reads sensibly', () => {
   assert.deepEqual(stored.document, ['r.pdf', 'A snippet.']);
   assert.equal(stored.distances, undefined); // a reranker score is never shown as a percentage
 });
+
+/** What Open WebUI keeps of a stored event: it drops NUL bytes and lone surrogates (sanitize_text_for_db). */
+const afterOpenWebuiStores = (value: unknown): unknown =>
+  JSON.parse(JSON.stringify(value).replace(/\\u0000|\\ud[89ab][0-9a-f]{2}(?!\\ud[c-f])|(?<!\\ud[89ab][0-9a-f]{2})\\ud[c-f][0-9a-f]{2}/gi, ''));
+
+test('regression: [N] keeps pointing at the producer\'s source N after a reload, not at the N-th stored one', () => {
+  // The fourth result repeats the first: the producer's [4] is our source 1.
+  const live = extractCitations({ search_results: [
+    { title: 'A', url: 'https://a.example/' }, { title: 'B', url: 'https://b.example/' },
+    { title: 'C', url: 'https://c.example/' }, { title: 'A again', url: 'https://a.example/' },
+  ] }).citations;
+  const reread = extractCitations({ sources: [afterOpenWebuiStores(toNativeSource(live))] }).citations;
+  assert.deepEqual(reread.map((c) => [c.index, c.refs]), [[1, [1, 4]], [2, [2]], [3, [3]]]);
+  assert.deepEqual(reread.map((c) => c.refs), live.map((c) => c.refs));
+});
+
+test('regression: sources that differ only by what Open WebUI does not store read the same before and after a reload', () => {
+  const live = extractCitations({ search_results: [
+    { title: 'javascript:x', url: 'javascript:x', snippet: 'one' },
+    { title: 'java\u0000script:x', url: 'java\u0000script:x', snippet: 'two' },
+    { title: 'lone \ud800 surrogate', url: 'https://s.example/', snippet: 'three \udc00' },
+  ] }).citations;
+  const reread = extractCitations({ sources: [afterOpenWebuiStores(toNativeSource(live))] }).citations;
+  assert.deepEqual(live.map((c) => [c.title, c.snippet]), [['javascript:x', 'one'], ['lone  surrogate', 'three ']]);
+  assert.deepEqual(reread, live.map((c) => ({ ...c, format: 'open-webui' })));
+});

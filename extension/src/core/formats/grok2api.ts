@@ -11,8 +11,10 @@ import type { Draft, Format } from '../model.js';
 export const grok2api: Format = {
   name: 'grok2api',
   extract(payload) {
-    if (!Array.isArray(payload.search_sources)) return null;
-    const results = new Map(objects(payload.search_sources).map((r) => [str(r.url), r]));
+    const given = payload.search_sources;
+    if (given === undefined || given === null) return null;
+    if (!Array.isArray(given)) return { drafts: [], ordered: true }; // unreadable
+    const results = new Map(objects(given).map((r) => [str(r.url), r]));
     const kindOf = (url: string): Draft['kind'] => (results.get(url)?.type === 'x_post' ? 'post' : 'web');
     const cited = draftsFromAnnotations(chatAnnotations(firstChoice(payload)), 'codePoints', kindOf);
     const byUrl = new Map(cited.map((draft) => [draft.id, draft]));
@@ -23,6 +25,7 @@ export const grok2api: Format = {
       if (title !== url) draft.title ??= title; // grok2api falls back to the URL as title
       byUrl.set(url, draft);
     }
-    return byUrl.size ? { drafts: [...byUrl.values()], ordered: true } : null;
+    if (byUrl.size === 0) return given.length ? { drafts: [], ordered: true } : null; // a list with nothing readable
+    return { drafts: [...byUrl.values()], ordered: true };
   },
 };

@@ -3,7 +3,8 @@
  * stores): `message.sources`, a list of {source, document[], metadata[], distances[]}.
  * Grouped and numbered exactly as Open WebUI's Citations.svelte does (by metadata.source, then
  * source.id), so `[N]` in the answer means the same source here as in Open WebUI. A citation
- * this extension stored carries its normalised form in `metadata[i].owc`, read back here.
+ * this extension stored carries its normalised form in `metadata[i].owc`, read back here with
+ * the producer's own numbers.
  */
 
 import { arr, int, isObject, num, obj, objects, str, type JsonObject } from '../json.js';
@@ -41,6 +42,8 @@ function storedDraft(stored: JsonObject, ref: number): Draft | null {
   const quote = obj(stored.quote);
   const kind = str(stored.kind);
   const scoreKind = str(stored.scoreKind);
+  // The producer's own numbers ([N] in the answer), not the position in the stored list.
+  const producerRefs = arr(stored.refs).map(int).filter((n): n is number => n !== null && n >= 0);
   return {
     id,
     title: str(stored.title),
@@ -52,7 +55,7 @@ function storedDraft(stored: JsonObject, ref: number): Draft | null {
     pageEnd: int(stored.pageEnd),
     quote: quote && str(quote.text) ? { text: str(quote.text)!, start: int(quote.start), end: int(quote.end) } : null,
     kind: kind && KINDS.has(kind) ? (kind as Draft['kind']) : 'document',
-    refs: [ref],
+    refs: producerRefs.length ? producerRefs : [ref],
     anchors: anchors(stored.anchors),
     date: str(stored.date),
   };

@@ -11,8 +11,11 @@ import type { Draft, Format } from '../model.js';
 export const openrag: Format = {
   name: 'openrag',
   extract(payload) {
-    const sources = objects(obj(parseJsonString(payload.extra))?.sources);
-    if (sources.length === 0) return null;
+    if (payload.extra === undefined || payload.extra === null || payload.extra === '' || payload.extra === '{}') return null;
+    const extra = obj(parseJsonString(payload.extra));
+    if (extra && (!('sources' in extra) || (Array.isArray(extra.sources) && extra.sources.length === 0))) return null;
+    const sources = objects(extra?.sources);
+    if (sources.length === 0) return { drafts: [], ordered: true }; // not JSON, not an object, or nothing readable
     const drafts = sources.map((source, i): Draft => {
       const web = source.source_type === 'web' || (!source.file_url && !source.chunk_url && str(source.url) !== null);
       const page = int(source.page);

@@ -9,8 +9,10 @@ import type { Draft, Format } from '../model.js';
 export const perplexity: Format = {
   name: 'perplexity',
   extract(payload) {
-    const results = objects(payload.search_results);
-    if (results.length === 0) return null;
+    const given = payload.search_results;
+    if (given === undefined || given === null || (Array.isArray(given) && given.length === 0)) return null;
+    const results = objects(given);
+    if (results.length === 0) return { drafts: [], ordered: true }; // not a list, or nothing readable in it
     const urls = arr(payload.citations);
     const drafts = results.map((result, i): Draft => {
       const url = str(result.url) ?? str(urls[i]);
