@@ -10,7 +10,8 @@
   offsets that break when a text or a port changes.
 - ``{"$repeat": count, "each": template, "join": ""}`` renders ``template`` ``count`` times with
   ``${i}`` = 1…count: a list, or one string when ``join`` is given (a 400-source list, a
-  4,000-word answer, a 10 MB title — sizes as data, not as code).
+  4,000-word answer, a 10 MB title — sizes as data, not as code). Given a list instead of a
+  count, it renders ``template`` once per element, bound to ``${item}`` (and ``${i}``).
 """
 
 import re
@@ -120,9 +121,13 @@ class Renderer:
 
     def _repeat(self, spec: dict[str, Any]) -> Any:
         count = self.render(spec["$repeat"])
-        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-            raise TemplateError(f"$repeat: the count must be a whole number >= 0, not {count!r}")
-        items = [self.child({"i": i}).render(spec.get("each")) for i in range(1, count + 1)]
+        if isinstance(count, list):
+            bindings = [{"i": i, "item": item} for i, item in enumerate(count, start=1)]
+        elif isinstance(count, int) and not isinstance(count, bool) and count >= 0:
+            bindings = [{"i": i} for i in range(1, count + 1)]
+        else:
+            raise TemplateError(f"$repeat: the count must be a whole number >= 0 or a list, not {count!r}")
+        items = [self.child(binding).render(spec.get("each")) for binding in bindings]
         if "join" not in spec:
             return items
         if not all(isinstance(item, str) for item in items):

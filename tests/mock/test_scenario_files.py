@@ -1,5 +1,6 @@
 """Scenario files: users add their own; a broken one stops the server with its name and reason."""
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -9,6 +10,8 @@ import pytest
 
 from devstack.processes import free_port
 from devstack.stack import mock_server
+from mock_server.registry import ScenarioError, load_scenarios
+from mock_server.rendering import RequestFacts, render_body
 from tests.wire import scenario_file_from_readme, sse_data
 
 GOOD_CHAT = """
@@ -73,3 +76,26 @@ def test_readme_example_loads_and_serves_both_modes(tmp_path: Path) -> None:
         service.stop()
     assert body["my_sources"][0]["url"] == f"{base}/static/web/who-physical-activity.html"
     assert stream[-1] == "[DONE]" and '"my_sources"' in stream[-2]
+
+
+def test_a_file_extends_a_scenario_with_shared_data_it_includes(tmp_path: Path) -> None:
+    (tmp_path / "_titles.yaml").write_text("- <b>one</b>\n- two\n")
+    (tmp_path / "titled-perplexity.yaml").write_text(
+        "extends: perplexity\ndescription: d\nvars:\n  titles: {$include: _titles.yaml}\n"
+        "  search_results: {$repeat: '${titles}', each: {title: '${item}', url: 'https://e.example/${i}'}}\n")
+    scenarios = load_scenarios([tmp_path])
+    assert "_titles" not in scenarios
+    titled = scenarios["titled-perplexity"]
+    assert titled.producer == "perplexity" and titled.chat == scenarios["perplexity"].chat
+    body = json.loads(render_body(titled, "chat", RequestFacts("titled-perplexity", "http://h/", 1)))
+    assert [r["title"] for r in body["search_results"]] == ["<b>one</b>", "two"]
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("extends: nowhere\ndescription: d\n", "no scenario 'nowhere' is loaded before this file"),
+    ("extends: perplexity\ndescription: d\nvars: {x: {$include: ../outside.yaml}}\n", "outside the folder"),
+])
+def test_a_broken_extends_or_include_is_refused(tmp_path: Path, text: str, reason: str) -> None:
+    (tmp_path / "broken.yaml").write_text(text)
+    with pytest.raises(ScenarioError, match=reason):
+        load_scenarios([tmp_path])

@@ -28,3 +28,10 @@ def test_repeat_refuses_a_count_that_is_not_a_whole_number(count: object) -> Non
 def test_repeat_join_refuses_items_that_are_not_text() -> None:
     with pytest.raises(TemplateError, match="must render to text"):
         Renderer({}).render({"$repeat": 2, "each": {"a": 1}, "join": ","})
+
+
+def test_repeat_over_a_list_binds_each_item_and_its_index() -> None:
+    renderer = Renderer({"names": ["<b>", "x"]})
+    assert renderer.render({"$repeat": "${names}", "each": {"title": "${item}", "n": "${i}"}}) == [
+        {"title": "<b>", "n": 1}, {"title": "x", "n": 2}]
+    assert renderer.render({"$repeat": "${names}", "each": "[${i}]", "join": ""}) == "[1][2]"

@@ -1,0 +1,58 @@
+"""The scenario families of the hardening tests: `hostile` (script-injection payloads in every
+source field of every producer's wire format) and `malformed` (broken or huge source data)."""
+
+import json
+from collections.abc import Iterator
+
+import pytest
+import yaml
+
+from mock_server.registry import BUILT_IN_SCENARIOS, load_scenarios
+from mock_server.rendering import RequestFacts, render_body
+from mock_server.templates import Renderer
+
+HOSTILE = BUILT_IN_SCENARIOS / "hostile"
+MALFORMED = BUILT_IN_SCENARIOS / "malformed"
+PAYLOADS: list[str] = Renderer({}).render(yaml.safe_load((HOSTILE / "_payloads.yaml").read_text()))
+FAMILIES = load_scenarios([HOSTILE, MALFORMED])
+FACTS = RequestFacts("x", "http://127.0.0.1:9000/", 1)
+
+
+def strings_in(value: object) -> Iterator[str]:
+    """Every string of a body, and of the JSON that travels inside its strings (OpenRAG's extra)."""
+    if isinstance(value, str):
+        yield value
+        try:
+            yield from strings_in(json.loads(value))
+        except ValueError:
+            pass
+    elif isinstance(value, dict | list):
+        for item in value.values() if isinstance(value, dict) else value:
+            yield from strings_in(item)
+
+
+def body_of(name: str) -> dict:
+    scenario = FAMILIES[name]
+    return json.loads(render_body(scenario, "chat" if scenario.chat else "responses", FACTS))
+
+
+def test_over_200_distinct_payloads_none_blank_one_a_10000_character_title() -> None:
+    assert len(PAYLOADS) >= 200 and len(set(PAYLOADS)) == len(PAYLOADS)
+    assert all(payload.strip() for payload in PAYLOADS)
+    assert max(len(payload) for payload in PAYLOADS) == 10_000
+
+
+def test_one_hostile_scenario_per_producer_format() -> None:
+    producers = {path.stem for path in BUILT_IN_SCENARIOS.glob("*.yaml")}
+    assert {name for name in FAMILIES if name.startswith("hostile-")} == {f"hostile-{p}" for p in producers}
+
+
+@pytest.mark.parametrize("name", sorted(name for name in FAMILIES if name.startswith("hostile-")))
+def test_every_payload_reaches_the_body(name: str) -> None:
+    sent = set(strings_in(body_of(name)))
+    assert [payload for payload in PAYLOADS if payload not in sent] == []
+
+
+@pytest.mark.parametrize("name", sorted(name for name in FAMILIES if name.startswith("malformed-")))
+def test_malformed_scenarios_keep_their_answer(name: str) -> None:
+    assert body_of(name)["choices"][0]["message"]["content"].strip()
