@@ -14,6 +14,8 @@ export interface MessageState {
   /** The answer's markdown, when known (streamed, or from the stored chat). */
   content: string;
   done: boolean;
+  /** Answered while this page was open (not only read from the stored chat). */
+  live: boolean;
   /** Bumped at every change, so that listeners can skip what they already handled. */
   version: number;
 }
@@ -42,7 +44,7 @@ export function createHub(locale: () => string): Hub {
   const state = (messageId: string, chatId: string | null): MessageState => {
     let entry = messages.get(messageId);
     if (!entry) {
-      entry = { messageId, chatId, accumulator: createAccumulator({ locale: locale() }), stored: null, content: '', done: false, version: 0 };
+      entry = { messageId, chatId, accumulator: createAccumulator({ locale: locale() }), stored: null, content: '', done: false, live: false, version: 0 };
       messages.set(messageId, entry);
     }
     if (chatId) entry.chatId = chatId;
@@ -58,6 +60,7 @@ export function createHub(locale: () => string): Hub {
     add(messageId, chatId, payload) {
       const entry = state(messageId, chatId);
       entry.accumulator.add(payload);
+      entry.live = true;
       adds.set(messageId, (adds.get(messageId) ?? 0) + 1);
       changed(entry);
     },

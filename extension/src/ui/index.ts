@@ -28,7 +28,12 @@ export function startUi(hub: Hub, signal: AbortSignal): void {
     if (!id || !state) return;
     const { citations } = hub.citations(id);
     applyToMessage(message, id, citations, state.content || state.accumulator.text(), state.done);
-  }), signal);
+  }), signal, (message) => {
+    // An answer that just finished: its buttons are drawn at once. Answers of a
+    // chat being opened wait for idle time, so that Open WebUI paints the chat first.
+    const state = hub.get(messageId(message) ?? '');
+    return state?.live === true && state.done;
+  });
 
   hub.subscribe((state) => {
     const message = document.getElementById(`message-${state.messageId}`);

@@ -1,6 +1,9 @@
 /**
  * One MutationObserver for the chat: a mutation only marks its message as pending (a cheap
- * lookup), and pending messages are handled together when the browser is idle.
+ * lookup), and pending messages are handled together: in the next task when one of them has
+ * just finished (its buttons appear with its final text; not requestAnimationFrame, which a
+ * hidden or background page never runs), else when the browser is idle (a streaming answer
+ * changes at every token).
  */
 
 const MESSAGE = /^message-(.+)$/;
@@ -15,20 +18,30 @@ export function messageId(message: HTMLElement): string | null {
   return MESSAGE.exec(message.id)?.[1] ?? null;
 }
 
-export function observeMessages(handle: (message: HTMLElement) => void, signal: AbortSignal): (message: HTMLElement) => void {
+export function observeMessages(
+  handle: (message: HTMLElement) => void,
+  signal: AbortSignal,
+  isFinished: (message: HTMLElement) => boolean,
+): (message: HTMLElement) => void {
   const pending = new Set<HTMLElement>();
-  let scheduled = false;
+  let idleScheduled = false;
+  let soonScheduled = false;
   const idle = window.requestIdleCallback ?? ((callback: () => void) => setTimeout(callback, 16));
   const run = (): void => {
-    scheduled = false;
+    idleScheduled = soonScheduled = false;
     const batch = [...pending];
     pending.clear();
     batch.forEach((message) => message.isConnected && handle(message));
   };
   const schedule = (message: HTMLElement): void => {
     pending.add(message);
-    if (!scheduled) {
-      scheduled = true;
+    if (isFinished(message)) {
+      if (!soonScheduled) {
+        soonScheduled = true;
+        setTimeout(run, 0);
+      }
+    } else if (!idleScheduled) {
+      idleScheduled = true;
       idle(run, { timeout: 40 });
     }
   };
