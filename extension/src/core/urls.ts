@@ -1,7 +1,24 @@
 /** Links are kept only when they are http(s) or same-origin relative. */
 
+// The same URLs are checked again and again (each citation, each link of the answer, at every
+// pass): parsing is the cost, so results are remembered, within bounds (no huge keys kept).
+const checked = new Map<string, string | null>();
+const CHECKED_MAX = 5000;
+const REMEMBERED_LENGTH = 2048;
+
 export function safeUrl(raw: unknown): string | null {
   if (typeof raw !== 'string') return null;
+  if (raw.length > REMEMBERED_LENGTH) return checkUrl(raw);
+  let result = checked.get(raw);
+  if (result === undefined) {
+    result = checkUrl(raw);
+    if (checked.size >= CHECKED_MAX) checked.clear();
+    checked.set(raw, result);
+  }
+  return result;
+}
+
+function checkUrl(raw: string): string | null {
   const value = raw.trim();
   if (value === '') return null;
   // Relative to this origin: "/path", never "//host" (protocol-relative) or "/\host".
