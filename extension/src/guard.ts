@@ -1,32 +1,61 @@
 /**
- * Every hook into Open WebUI runs through `guard`: an exception degrades to Open WebUI's own
- * behaviour and is reported with one console warning per module, never thrown into the app.
+ * Every hook into Open WebUI runs through `guard`: the first exception of a module turns that
+ * module off, with one console warning, and runs what it registered to give Open WebUI its own
+ * view back; the exception never reaches the app. A module's state after an unexpected error
+ * cannot be trusted, so it stops rather than half-works.
  * `localStorage['owc:fault'] = '<module>'` makes that module throw, to prove it (tests).
  */
 
 const warned = new Set<string>();
+const disabled = new Set<string>();
+const restorers = new Map<string, () => void>();
 
-export function warnOnce(module: string, error: unknown): void {
-  if (warned.has(module)) return;
-  warned.add(module);
-  console.warn(`[owui-citations] ${module} disabled after an error; Open WebUI keeps working without it.`, error);
+/** Logs `text` the first time `key` is seen: once per failed module, once per unreadable message. */
+export function warnOnce(key: string, text: string, detail?: unknown): void {
+  if (warned.has(key)) return;
+  warned.add(key);
+  console.warn(`[owui-citations] ${text}`, ...(detail === undefined ? [] : [detail]));
 }
 
-function faultInjected(module: string): boolean {
+/** What gives Open WebUI back what `module` changed, run when the module is turned off. */
+export function onDisable(module: string, restore: () => void): void {
+  restorers.set(module, restore);
+}
+
+/** Turns `module` off after an error, with one warning, and gives Open WebUI back its own view. */
+export function fail(module: string, error: unknown): void {
+  disabled.add(module);
+  warnOnce(`module:${module}`, `${module} disabled after an error; Open WebUI keeps working without it.`, error);
   try {
-    return localStorage.getItem('owc:fault') === module;
+    restorers.get(module)?.();
   } catch {
-    return false;
+    // Restoring is best effort; the module stays off either way.
   }
+}
+
+let fault: string | null | undefined;
+
+/** The switch is read once, at the first guarded call: reading localStorage at every call (every
+ * socket frame) was the extension's largest cost while an answer streams. */
+function faultInjected(module: string): boolean {
+  if (fault === undefined) {
+    try {
+      fault = localStorage.getItem('owc:fault');
+    } catch {
+      fault = null;
+    }
+  }
+  return fault === module;
 }
 
 export function guard<A extends unknown[], R>(module: string, fn: (...args: A) => R): (...args: A) => R | undefined {
   return (...args: A) => {
+    if (disabled.has(module)) return undefined;
     try {
       if (faultInjected(module)) throw new Error(`fault injected in ${module}`);
       return fn(...args);
     } catch (error) {
-      warnOnce(module, error);
+      fail(module, error);
       return undefined;
     }
   };

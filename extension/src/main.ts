@@ -6,6 +6,7 @@
 import { createHub } from './capture/hub.js';
 import { routeEvent } from './capture/events.js';
 import { tapFetch } from './capture/fetch.js';
+import { warnAboutSources } from './capture/source-warnings.js';
 import { createPacketReader, tapPolling, tapWebSocket } from './capture/socket.js';
 import { guard } from './guard.js';
 import { startStore } from './persist/store.js';
@@ -30,8 +31,10 @@ guard('boot', () => {
   guard('capture', tapWebSocket)(read);
   guard('capture', tapPolling)(read);
   const fetch = guard('capture', tapFetch)(hub, direct) ?? window.fetch.bind(window);
+  hub.subscribe(guard('capture', warnAboutSources(hub)));
   guard('persist', startStore)(hub, fetch);
-  guard('ui', blockFaviconService)();
+  // Not the UI's: with the UI off, the sources persist stored still make Open WebUI draw favicons.
+  guard('favicons', blockFaviconService)();
   const controller = new AbortController();
   const start = guard('ui', () => startUi(hub, controller.signal));
   if (document.body) start();

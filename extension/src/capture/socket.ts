@@ -13,7 +13,12 @@ function eventPayload(packet: string): unknown {
   if (!packet.startsWith('42')) return undefined;
   const start = packet.indexOf('[');
   if (start < 0) return undefined;
-  const parsed: unknown = JSON.parse(packet.slice(start));
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(packet.slice(start));
+  } catch {
+    return undefined; // a frame we cannot read is skipped; the module is not at fault
+  }
   return Array.isArray(parsed) && parsed[0] === 'events' ? parsed[1] : undefined;
 }
 
@@ -30,7 +35,7 @@ export function createPacketReader(onEvent: PacketHandler, onUrgent: PacketHandl
       if (payload !== undefined) onEvent(payload);
     }
   });
-  return (packet) => {
+  return guard('capture', (packet: string) => {
     if (typeof packet !== 'string' || packet.length < 3 || isTextDelta(packet)) return;
     // A direct-connection request is answered by a fetch in the same task: read it now.
     if (packet.includes('"request:chat:completion"')) return void guard('capture', () => onUrgent(eventPayload(packet)))();
@@ -39,7 +44,7 @@ export function createPacketReader(onEvent: PacketHandler, onUrgent: PacketHandl
       scheduled = true;
       setTimeout(flush, 0);
     }
-  };
+  });
 }
 
 export function tapWebSocket(read: (packet: string) => void): void {

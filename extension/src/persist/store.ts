@@ -6,7 +6,7 @@
  */
 
 import type { Hub, MessageState } from '../capture/hub.js';
-import { guard, warnOnce } from '../guard.js';
+import { fail, guard } from '../guard.js';
 import { hasStoredCitations, toNativeSource } from './shape.js';
 
 const isTemporary = (chatId: string): boolean => chatId.startsWith('local:') || chatId === 'local';
@@ -62,6 +62,6 @@ export function startStore(hub: Hub, fetch: typeof window.fetch): void {
     const { format, citations } = hub.citations(state.messageId);
     if (!format || format === 'open-webui' || citations.length === 0) return;
     started.add(state.messageId);
-    void store(state).catch((error: unknown) => warnOnce('persist', error));
+    void store(state).catch((error: unknown) => fail('persist', error));
   }));
 }

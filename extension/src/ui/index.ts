@@ -1,16 +1,18 @@
 /** The citation UI: applied to each answer on render, opened from buttons by delegation. */
 
 import type { Hub } from '../capture/hub.js';
-import { guard } from '../guard.js';
+import { guard, onDisable } from '../guard.js';
 import { hidePreview, showPreview } from './preview.js';
 import { applyToMessage } from './message.js';
 import { openModal } from './modal.js';
 import { messageId, observeMessages } from './observe.js';
+import { restoreOpenWebuiView } from './restore.js';
 import { injectStyles } from './styles.js';
 
 const TRIGGERS = '.owc-cite, .owc-source';
 
 export function startUi(hub: Hub, signal: AbortSignal): void {
+  onDisable('ui', restoreOpenWebuiView);
   injectStyles();
   const citationsAt = (trigger: Element) => {
     const message = trigger.closest<HTMLElement>('[id^="message-"]');

@@ -1,0 +1,15 @@
+/**
+ * Open WebUI's own view of the answers, given back when the UI module is turned off after an
+ * error (guard.ts): our list, preview and modal go, what we hid shows again, and a numbered
+ * button reads as the plain `[N]` it replaced (or goes, where Open WebUI's own button returns).
+ */
+
+export function restoreOpenWebuiView(): void {
+  document.querySelectorAll('.owc-sources, .owc-preview, .owc-backdrop').forEach((node) => node.remove());
+  for (const button of document.querySelectorAll<HTMLElement>('.owc-cite')) {
+    const standsForHidden = button.previousElementSibling?.classList.contains('owc-hidden') === true;
+    if (standsForHidden || button.hasAttribute('data-owc-link')) button.remove();
+    else button.replaceWith(`[${button.dataset.owcIndex ?? ''}]`);
+  }
+  document.querySelectorAll('.owc-hidden').forEach((node) => node.classList.remove('owc-hidden'));
+}
