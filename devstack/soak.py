@@ -173,7 +173,9 @@ def soak(seconds: float, concurrency: int = 32, token_delay_ms: int = 5, max_req
         "latency_ms": {"p50": round(_percentile(latencies, 0.5), 1), "p95": round(_percentile(latencies, 0.95), 1),
                        "max": round(max(latencies), 1)},
         "rss_mib": {"start": round(rss_mib[0], 1), "after_warm_up": round(warm, 1), "end": round(rss_mib[-1], 1),
-                    "max": round(max(rss_mib), 1), "samples": len(rss_mib)},
+                    "max": round(max(rss_mib), 1), "samples": len(rss_mib),
+                    # about a dozen points over the run: flat, or still climbing at the end
+                    "timeline": [round(mib, 1) for mib in rss_mib[::max(1, len(rss_mib) // 12)]]},
         "rss_growth_bound_mib": RSS_GROWTH_BOUND_MIB,
     }
     report["ok"] = report["errors"] == 0 and rss_mib[-1] - warm <= RSS_GROWTH_BOUND_MIB
@@ -193,6 +195,7 @@ def table(report: dict) -> str:
         ("errors", str(report["errors"])),
         ("latency p50 / p95 / max", f"{latency['p50']} / {latency['p95']} / {latency['max']} ms"),
         ("RSS start / warm / end / max", f"{rss['start']} / {rss['after_warm_up']} / {rss['end']} / {rss['max']} MiB"),
+        ("RSS over the run", " ".join(str(mib) for mib in rss["timeline"]) + " MiB"),
         ("RSS growth bound after warm-up", f"{report['rss_growth_bound_mib']} MiB"),
         ("result", "ok" if report["ok"] else "FAILED"),
     ]
