@@ -36,7 +36,8 @@ export function fail(module: string, error: unknown): void {
 let fault: string | null | undefined;
 
 /** The switch is read once, at the first guarded call: reading localStorage at every call (every
- * socket frame) was the extension's largest cost while an answer streams. */
+ * socket frame) was the extension's largest cost while an answer streams. It is read again when
+ * another tab changes it, which breaks a module in the middle of a session. */
 function faultInjected(module: string): boolean {
   if (fault === undefined) {
     try {
@@ -46,6 +47,12 @@ function faultInjected(module: string): boolean {
     }
   }
   return fault === module;
+}
+
+if (typeof window !== 'undefined') {
+  window.addEventListener('storage', (event) => {
+    if (event.key === 'owc:fault' || event.key === null) fault = undefined;
+  });
 }
 
 export function guard<A extends unknown[], R>(module: string, fn: (...args: A) => R): (...args: A) => R | undefined {
