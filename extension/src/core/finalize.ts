@@ -34,11 +34,12 @@ function title(draft: Draft, url: string | null, locale: string | undefined): st
 
 /**
  * Open WebUI drops NUL bytes and lone surrogates from what it stores (utils/misc.py,
- * sanitize_text_for_db): a citation's text is cleaned the same way when it is read, so a
- * source looks the same before and after a reload (two ids that differ by a NUL are one source).
+ * sanitize_text_for_db): a citation's text has them replaced by U+FFFD when it is read, so a
+ * source looks the same before and after a reload, and two sources that differ only there
+ * stay two (Open WebUI numbers [N] by the sources it stored).
  */
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const storable = <T extends string | null | undefined>(text: T): T => (typeof text === 'string' ? text.replace(UNSTORABLE, '') : text) as T;
+const storable = <T extends string | null | undefined>(text: T): T => (typeof text === 'string' ? text.replace(UNSTORABLE, '\uFFFD') : text) as T;
 
 function storableDraft(draft: Draft): Draft {
   const quote = draft.quote ? { ...draft.quote, text: storable(draft.quote.text) } : draft.quote;

@@ -54,6 +54,6 @@ test('regression: sources that differ only by what Open WebUI does not store rea
     { title: 'lone \ud800 surrogate', url: 'https://s.example/', snippet: 'three \udc00' },
   ] }).citations;
   const reread = extractCitations({ sources: [afterOpenWebuiStores(toNativeSource(live))] }).citations;
-  assert.deepEqual(live.map((c) => [c.title, c.snippet]), [['javascript:x', 'one'], ['lone  surrogate', 'three ']]);
+  assert.deepEqual(live.map((c) => [c.title, c.snippet]), [['javascript:x', 'one'], ['java\ufffdscript:x', 'two'], ['lone \ufffd surrogate', 'three \ufffd']]);
   assert.deepEqual(reread, live.map((c) => ({ ...c, format: 'open-webui' })));
 });
