@@ -4,7 +4,7 @@ every 200 is well-formed JSON or a well-formed event stream.
 
 Schemathesis generates requests that fit the schema and requests that break it. Its
 generators leave out some inputs JSON allows (lone surrogates, nesting near the parser's
-limit, NaN, 64-bit overflows, non-UTF-8 bytes); the Hypothesis test below sends those.
+limit, NaN, 64-bit overflows, non-UTF-8 bytes, odd Host headers); the Hypothesis tests below send those.
 MOCK_FUZZ_EXAMPLES sets the examples per operation and per test: small in `make test`,
 large in `make fuzz-mock`."""
 

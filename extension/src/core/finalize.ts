@@ -8,9 +8,16 @@ import { fileName, safeUrl, urlLabel } from './urls.js';
 
 /** One source met twice (several chunks, annotations or stream chunks): best score, all pages, all refs. */
 function merge(into: Citation, draft: Citation): void {
-  if (draft.score !== null && (into.score === null || draft.score > into.score)) {
+  const better = draft.score !== null && (into.score === null || draft.score > into.score);
+  if (better) {
     into.score = draft.score;
     into.scoreKind = draft.scoreKind;
+  }
+  // A quote's offsets index the snippet it was checked against: the two are taken together.
+  if (draft.quote && (into.quote === null || better)) {
+    into.quote = draft.quote;
+    into.snippet = draft.snippet ?? into.snippet;
+  } else if (better && into.quote === null) {
     into.snippet = draft.snippet ?? into.snippet;
   }
   into.pages = [...new Set([...into.pages, ...draft.pages])].sort((x, y) => x - y);
@@ -22,7 +29,6 @@ function merge(into: Citation, draft: Citation): void {
   into.title ||= draft.title;
   into.url ??= draft.url;
   into.snippet ??= draft.snippet;
-  into.quote ??= draft.quote;
   into.date ??= draft.date;
 }
 

@@ -45,3 +45,21 @@ test('a sources tag after 150,000 markers is hidden without overflowing the stac
   assert.equal(spans.length, 150_001);
   assert.deepEqual(spans.at(-1), { start: 450_001, end: 450_016, indices: [1, 2], kind: 'hide' });
 });
+
+test('one source cited twice keeps its quote with the snippet the quote was found in', () => {
+  // Merging took the second chunk's quote (offsets 0-1 in "\u0001") but kept the first chunk's
+  // snippet "\u000e": the modal would highlight "\u000e" as the verbatim quote.
+  const payload = { citations: [
+    { section_id: ' 7 ', content: '\u000e', quote: '', quote_start: 1, quote_end: 1 },
+    { section_id: ' 7 ', content: '\u0001', quote: '\u0001', quote_start: 0, quote_end: 1 },
+  ] };
+  const [citation] = extractCitations(payload).citations;
+  assert.equal(citation!.snippet, '\u0001');
+  assert.deepEqual(citation!.quote, { text: '\u0001', start: 0, end: 1, verbatim: true });
+  const readable = { citations: [
+    { section_id: 's1', content: 'First chunk of the report.' },
+    { section_id: 's1', content: 'The sky is blue at noon.', quote: 'blue at noon', quote_start: 11, quote_end: 23 },
+  ] };
+  const [merged] = extractCitations(readable).citations;
+  assert.equal(merged!.snippet!.slice(merged!.quote!.start!, merged!.quote!.end!), 'blue at noon');
+});
