@@ -34,6 +34,7 @@ class Row:
     value: float | None  # what the target is judged on
     passed: bool | None  # None: no target (for reference), or nothing measured
     samples: int
+    detail: dict[str, Any] | None = None  # e.g. where the extension's time went (profile)
 
 
 def row(metric: str, unit: str, with_values: list[float], without_values: list[float] = (),
