@@ -46,25 +46,30 @@ def main() -> int:
     # 100 tokens per second, as issue 5 asks; the smoke run streams as fast as it can.
     token_delay_ms = 1 if args.smoke else 10
     rows = []
+    failed: dict[str, str] = {}
     with tempfile.TemporaryDirectory(prefix="owc-bench-") as workdir, \
             running_stack(Path(workdir), token_delay_ms=token_delay_ms, scenario_dirs=[SCENARIOS]) as stack, \
             sync_playwright() as playwright:
         browser = playwright.chromium.launch(**chromium_launch_args())
         with stack.api() as api:
             owui_version = api.get("/api/config").json()["version"]
-        for name in args.only.split(","):
-            print(f"bench: {name}…", file=sys.stderr, flush=True)
-            rows += FIGURES[name](stack, browser, sizes)
         context = {
             "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             "machine": machine(), "open_webui": owui_version, "chromium": browser.version,
-            "smoke": args.smoke, "sizes": vars(sizes), "token_delay_ms": token_delay_ms,
+            "smoke": args.smoke, "sizes": vars(sizes), "token_delay_ms": token_delay_ms, "failed": failed,
         }
+        for name in args.only.split(","):
+            print(f"bench: {name}…", file=sys.stderr, flush=True)
+            try:
+                rows += FIGURES[name](stack, browser, sizes)
+            except Exception as error:  # one figure that cannot be measured does not lose the others
+                failed[name] = f"{type(error).__name__}: {error}".splitlines()[0]
+                print(f"bench: {name} could not be measured: {failed[name]}", file=sys.stderr, flush=True)
+            write(args.out, rows, context)  # after each figure: a long run keeps what it measured
         browser.close()
     print(table(rows))
-    write(args.out, rows, context)
     print(f"\nWritten to {args.out}", file=sys.stderr)
-    return 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

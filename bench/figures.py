@@ -225,7 +225,7 @@ def heap_after_turns(stack: Stack, browser: Browser, sizes: Sizes) -> list[Row]:
             open_new_chat(tab.page, stack, "bench-20-sources")
             for turn in range(1, sizes.heap_turns + 1):
                 send(tab.page, f"Question {turn}")
-                last_answer_id(tab.page, count=turn)
+                last_answer_id(tab.page, count=turn, timeout_ms=sizes.stream_timeout_ms)
             tab.page.wait_for_timeout(SETTLE_MS)
             heap[mode].append(tab.heap_bytes() / 2**20)
     return [row(f"6. JS heap after {sizes.heap_turns} turns", "MB", heap["with"], heap["without"], judged="added", limit=2)]
