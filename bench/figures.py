@@ -41,13 +41,16 @@ def wait_for_buttons(tab: Tab, message_id: str, count: int, timeout_ms: int = 60
 
 
 def buttons_latency_ms(tab: Tab, message_id: str) -> float | None:
-    """From the message's last socket frame to the last change of its citation buttons (0 when
-    they were already complete at that frame)."""
-    last_frame = tab.probe(f"lastFrameAt[{message_id!r}]")
+    """From the message's `done` frame (its last token) to when its citation buttons first reach
+    their final number (0 when they already had it). Later redraws, when Open WebUI shows the
+    stored sources again, do not count: the buttons were usable before."""
+    done = tab.probe(f"doneAt[{message_id!r}]")
     changes = tab.probe(f"citeChanges[{message_id!r}]")
-    if last_frame is None or not changes:
+    if done is None or not changes:
         return None
-    return max(0.0, changes[-1]["at"] - last_frame)
+    final = changes[-1]["count"]
+    reached = next(change["at"] for change in changes if change["count"] == final)
+    return max(0.0, reached - done)
 
 
 def bundle_size(stack: Stack, browser: Browser, sizes: Sizes) -> list[Row]:
