@@ -137,7 +137,7 @@ def streaming_4000(stack: Stack, browser: Browser, sizes: Sizes) -> list[Row]:
             script[mode].append((tab.script_seconds() - script_before) * 1000)
             tasks = tab.probe("longtasks")
             long_tasks[mode].append(sum(1 for t in tasks if t["start"] >= started and t["duration"] > 50))
-            rate.append(4000 / ((tab.probe(f"lastFrameAt[{answer!r}]") - started) / 1000))
+            rate.append(4000 / ((tab.probe(f"doneAt[{answer!r}]") - started) / 1000))
             if mode == "with":
                 latency.append(buttons_latency_ms(tab, answer) or 0.0)
     return [

@@ -1,10 +1,10 @@
 // Benchmark probe, added to every page before Open WebUI's own scripts, with and without the
 // extension alike, so that its small cost is the same on both sides. It records:
 // - long tasks (PerformanceObserver 'longtask');
-// - when the last socket frame of each message arrived;
-// - after a message's `done` frame: when its set of citation buttons last changed.
+// - when each message's `done` socket frame (after its last token) arrived;
+// - from then on: each change of that message's number of citation buttons.
 (() => {
-  const probe = (window.__owcBench = { longtasks: [], lastFrameAt: {}, doneAt: {}, citeChanges: {} });
+  const probe = (window.__owcBench = { longtasks: [], doneAt: {}, citeChanges: {} });
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) probe.longtasks.push({ start: entry.startTime, duration: entry.duration });
   }).observe({ type: 'longtask', buffered: true });
@@ -29,9 +29,7 @@
       this.addEventListener('message', (event) => {
         if (typeof event.data !== 'string') return;
         const id = MESSAGE_ID.exec(event.data)?.[1];
-        if (!id) return;
-        probe.lastFrameAt[id] = performance.now();
-        if (!(id in probe.doneAt) && DONE.test(event.data)) {
+        if (id && !(id in probe.doneAt) && DONE.test(event.data)) {
           probe.doneAt[id] = performance.now();
           watchCitations(id);
         }
