@@ -8,6 +8,7 @@ import argparse
 import datetime
 import os
 import platform
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -42,6 +43,8 @@ def main() -> int:
     if unknown:
         parser.error(f"unknown figure(s): {', '.join(sorted(unknown))}")
 
+    # Stopped from outside (a timeout, kill): still stop Open WebUI and the mock server.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     sizes = SMOKE if args.smoke else Sizes(reps=args.reps, heap_reps=args.heap_reps)
     # 100 tokens per second, as issue 5 asks; the smoke run streams as fast as it can.
     token_delay_ms = 1 if args.smoke else 10
