@@ -107,7 +107,7 @@ async def _worker(client: httpx.AsyncClient, mix: list[Call], offset: int, deadl
             ok = response.status_code == 200 and complete_body(call, response.content)
             problem = "" if ok else f"{call}: HTTP {response.status_code}, {response.content[:200]!r}"
         except (httpx.HTTPError, ValueError) as error:
-            problem = f"{call}: {type(error).__name__}: {error}"
+            problem = f"{call}: {type(error).__name__}: {error!r}"
         tally.latencies_ms.append((time.perf_counter() - started) * 1000)
         key = f"{call.endpoint} {'stream' if call.stream else 'body'}"
         tally.by_call[key] = tally.by_call.get(key, 0) + 1
@@ -127,7 +127,9 @@ async def _load(base_url: str, pid: int, seconds: float, concurrency: int, max_r
     mix = request_mix()
     tally = Tally([], [], {})
     samples: list[tuple[float, int]] = []
-    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    # Idle connections are dropped well before uvicorn closes them (5 s): reusing one as the
+    # server closes it is a race of HTTP keep-alive, not an error of the server.
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency, keepalive_expiry=1)
     async with httpx.AsyncClient(base_url=base_url, timeout=30, limits=limits) as client:
         started = time.monotonic()
         budget = [max_requests]
