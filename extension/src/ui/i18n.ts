@@ -20,9 +20,9 @@ export function locale(): string {
     // storage blocked: fall back to the page's language
   }
   chosen ||= document.documentElement.lang || navigator.language || 'en';
-  if (chosen in MESSAGES) return chosen;
+  if (Object.hasOwn(MESSAGES, chosen)) return chosen; // not `in`: "constructor" is no language
   const language = chosen.split('-')[0]!;
-  return language === 'zh' ? 'zh-CN' : language in MESSAGES ? language : 'en';
+  return language === 'zh' ? 'zh-CN' : Object.hasOwn(MESSAGES, language) ? language : 'en';
 }
 
 export function t(key: MessageKey, values: Record<string, string | number> = {}): string {
