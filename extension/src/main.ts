@@ -3,6 +3,8 @@
  * and fetch before the app opens them, stores citations, and draws the citation UI.
  */
 
+import { createChatActivity } from './capture/chat-activity.js';
+import { createEchoFilter } from './capture/echoes.js';
 import { createHub } from './capture/hub.js';
 import { routeEvent } from './capture/events.js';
 import { tapFetch } from './capture/fetch.js';
@@ -28,11 +30,12 @@ guard('boot', () => {
   const onEvent = guard('capture', (event: unknown) =>
     routeEvent(hub, event as Parameters<typeof routeEvent>[1], (messageId, chatId) => direct.push({ messageId, chatId })));
   const read = createPacketReader(onEvent, onEvent);
-  guard('capture', tapWebSocket)(read);
+  guard('capture', tapWebSocket)(read, createEchoFilter());
   guard('capture', tapPolling)(read);
-  const fetch = guard('capture', tapFetch)(hub, direct) ?? window.fetch.bind(window);
+  const activity = createChatActivity();
+  const fetch = guard('capture', tapFetch)(hub, direct, activity) ?? window.fetch.bind(window);
   hub.subscribe(guard('capture', warnAboutSources(hub)));
-  guard('persist', startStore)(hub, fetch);
+  guard('persist', startStore)(hub, fetch, activity);
   // Not the UI's: with the UI off, the sources persist stored still make Open WebUI draw favicons.
   guard('favicons', blockFaviconService)();
   const controller = new AbortController();

@@ -1,10 +1,12 @@
 /**
  * Reads, from copies of the responses, what the page fetches itself: a stored chat
- * (`GET /api/v1/chats/<id>`), and an upstream's raw answer on a user's direct connection.
+ * (`GET /api/v1/chats/<id>`), and an upstream's raw answer on a user's direct connection;
+ * and reports the page's requests about a chat to `activity`.
  * The app gets its original response, untouched and undelayed.
  */
 
 import { guard } from '../guard.js';
+import type { ChatActivity } from './chat-activity.js';
 import type { Hub } from './hub.js';
 
 const CHAT = /\/api\/v1\/chats\/([0-9a-f-]{36})$/;
@@ -27,8 +29,15 @@ async function readDirectStream(hub: Hub, response: Response, target: { messageI
   hub.add(target.messageId, target.chatId, text);
 }
 
-export function tapFetch(hub: Hub, directQueue: Array<{ messageId: string; chatId: string | null }>): typeof fetch {
+export function tapFetch(hub: Hub, directQueue: Array<{ messageId: string; chatId: string | null }>, activity: ChatActivity): typeof fetch {
   const original = window.fetch.bind(window);
+  const describe = guard('capture', (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = input instanceof Request ? input : null;
+    const url = new URL(request?.url ?? String(input), location.href);
+    const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
+    const landed = url.origin === location.origin ? activity.request(url.pathname, method, init?.body) : undefined;
+    return { url, method, landed };
+  });
   const onResponse = guard('capture', (url: URL, method: string, response: Response) => {
     if (method === 'GET' && url.origin === location.origin && CHAT.test(url.pathname) && response.ok) {
       void response.clone().json().then(guard('capture', (chat: StoredChat) => readStoredChat(hub, chat)), () => {});
@@ -38,11 +47,14 @@ export function tapFetch(hub: Hub, directQueue: Array<{ messageId: string; chatI
     }
   });
   window.fetch = async function (input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
-    const response = await original(input, init);
-    const request = input instanceof Request ? input : null;
-    const url = new URL(request?.url ?? String(input), location.href);
-    onResponse(url, (init?.method ?? request?.method ?? 'GET').toUpperCase(), response);
-    return response;
+    const seen = describe(input, init);
+    try {
+      const response = await original(input, init);
+      if (seen) onResponse(seen.url, seen.method, response);
+      return response;
+    } finally {
+      if (seen?.landed) guard('capture', seen.landed)();
+    }
   };
   return original;
 }

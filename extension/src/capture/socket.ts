@@ -5,6 +5,7 @@
  */
 
 import { guard } from '../guard.js';
+import { carriesOnlyText } from './text-packets.js';
 
 type PacketHandler = (event: unknown) => void;
 
@@ -22,9 +23,6 @@ function eventPayload(packet: string): unknown {
   return Array.isArray(parsed) && parsed[0] === 'events' ? parsed[1] : undefined;
 }
 
-/** Streamed text deltas are the bulk of the traffic and carry no sources: skipped unparsed. */
-const isTextDelta = (packet: string): boolean => packet.includes('"response.output_text.delta"', 0) && !packet.includes('"annotation');
-
 export function createPacketReader(onEvent: PacketHandler, onUrgent: PacketHandler): (packet: string) => void {
   const queue: string[] = [];
   let scheduled = false;
@@ -36,7 +34,7 @@ export function createPacketReader(onEvent: PacketHandler, onUrgent: PacketHandl
     }
   });
   return guard('capture', (packet: string) => {
-    if (typeof packet !== 'string' || packet.length < 3 || isTextDelta(packet)) return;
+    if (typeof packet !== 'string' || packet.length < 3 || carriesOnlyText(packet)) return;
     // A direct-connection request is answered by a fetch in the same task: read it now.
     if (packet.includes('"request:chat:completion"')) return void guard('capture', () => onUrgent(eventPayload(packet)))();
     queue.push(packet);
@@ -47,8 +45,26 @@ export function createPacketReader(onEvent: PacketHandler, onUrgent: PacketHandl
   });
 }
 
-export function tapWebSocket(read: (packet: string) => void): void {
+/** The app's own handler (socket.io sets `onmessage`) gets a packet only when `deliver` agrees. */
+function filterAppHandler(socket: WebSocket, handlers: PropertyDescriptor, deliver: (packet: unknown) => boolean): void {
+  const keep = guard('capture', deliver); // on an error, the app gets everything
+  Object.defineProperty(socket, 'onmessage', {
+    configurable: true,
+    get: () => handlers.get!.call(socket),
+    set: (handler: unknown) => handlers.set!.call(socket, typeof handler !== 'function' ? handler
+      : function (this: WebSocket, event: MessageEvent) {
+        if (keep(event.data) !== false) return (handler as (event: MessageEvent) => unknown).call(this, event);
+      }),
+  });
+}
+
+export function tapWebSocket(read: (packet: string) => void, deliver: (packet: unknown) => boolean): void {
   const Original = window.WebSocket;
+  let handlers: PropertyDescriptor | undefined;
+  // WebSocket.prototype's, or further up when another script subclassed WebSocket before us.
+  for (let proto = Original.prototype; proto && !handlers; proto = Object.getPrototypeOf(proto)) {
+    handlers = Object.getOwnPropertyDescriptor(proto, 'onmessage');
+  }
   class TappedWebSocket extends Original {
     constructor(url: string | URL, protocols?: string | string[]) {
       super(url, protocols);
@@ -56,6 +72,7 @@ export function tapWebSocket(read: (packet: string) => void): void {
         this.addEventListener('message', (event: MessageEvent) => {
           if (typeof event.data === 'string') read(event.data);
         });
+        if (handlers?.get && handlers.set) guard('capture', filterAppHandler)(this, handlers, deliver);
       }
     }
   }

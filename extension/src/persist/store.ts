@@ -1,66 +1,111 @@
 /**
- * Stores captured citations on their message, exactly once: after the answer is finished,
+ * Stores captured citations on their message, exactly once: after the answer is finished and
+ * the page has written the chat back, by the tab that asked for the answer first (claims.ts),
  * under a lock shared by every tab of this browser (Web Locks), and only when the stored
  * chat does not hold them yet. Never for temporary chats, nor for sources Open WebUI stored
  * itself (its RAG, web search).
  */
 
+import type { ChatActivity } from '../capture/chat-activity.js';
 import type { Hub, MessageState } from '../capture/hub.js';
 import { fail, guard } from '../guard.js';
+import { createClaims, storeLock } from './claims.js';
 import { hasStoredCitations, toNativeSource } from './shape.js';
 
 const isTemporary = (chatId: string): boolean => chatId.startsWith('local:') || chatId === 'local';
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const SETTLE_TIMEOUT_MS = 10_000;
+// Before storing again what a write-back erased: the page's copy holds it, and its next write
+// (the user sending, typically within seconds) puts it back; only a quiet page needs a POST.
+const RESTORE_QUIET_MS = 5000;
+const RESTORE_TIMEOUT_MS = 60_000;
+// An answer that streams longer than this no longer keeps the other tabs from storing it.
+const CLAIM_MS = 5 * 60_000;
 
 interface StoredMessage {
   content?: unknown;
   sources?: unknown;
 }
 
-export function startStore(hub: Hub, fetch: typeof window.fetch): void {
+export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatActivity): void {
   const started = new Set<string>();
+  const claims = createClaims(CLAIM_MS);
+  activity.onAsk(guard('persist', claims.claim));
   const headers = (): Record<string, string> => ({
     'Content-Type': 'application/json',
     Authorization: `Bearer ${localStorage.getItem('token') ?? ''}`,
   });
 
-  async function storedMessage(chatId: string, messageId: string): Promise<StoredMessage | null> {
+  /** The message as stored, and which message the stored chat opens at (its `currentId`). */
+  async function storedMessage(chatId: string, messageId: string): Promise<{ message: StoredMessage | null; current: unknown }> {
     const response = await fetch(`/api/v1/chats/${chatId}`, { headers: headers() });
-    if (!response.ok) return null;
-    const chat = await response.json();
-    return chat?.chat?.history?.messages?.[messageId] ?? null;
+    if (!response.ok) return { message: null, current: null };
+    const history = (await response.json())?.chat?.history;
+    return { message: history?.messages?.[messageId] ?? null, current: history?.currentId };
+  }
+
+  /** Up to 0.10 Open WebUI makes the message an event is stored on the chat's current one, so
+   * the chat would open at that older answer, hiding the later ones: an empty text event on the
+   * message that was current puts it back, and changes nothing else. */
+  async function keepCurrent(chatId: string, messageId: string, before: unknown, after: unknown): Promise<void> {
+    if (after !== messageId || typeof before !== 'string' || before === messageId) return;
+    const body = JSON.stringify({ type: 'message', data: { content: '' } });
+    await fetch(`/api/v1/chats/${chatId}/messages/${before}/event`, { method: 'POST', headers: headers(), body });
   }
 
   async function store(state: MessageState): Promise<void> {
     const chatId = state.chatId!;
     const { citations } = hub.citations(state.messageId);
     const body = JSON.stringify({ type: 'source', data: toNativeSource(citations) });
+    const url = `/api/v1/chats/${chatId}/messages/${state.messageId}/event`;
     const work = async (): Promise<void> => {
       let posts = 0;
+      let settledAgain = false;
+      let currentBefore: unknown = null;
       for (let attempt = 0; attempt < 20; attempt++) {
-        const message = await storedMessage(chatId, state.messageId);
-        if (message && hasStoredCitations(message.sources)) return; // stored: by us, or by another tab
+        const { message, current } = await storedMessage(chatId, state.messageId);
+        if (message && hasStoredCitations(message.sources)) {
+          // stored: by us, or by another tab
+          if (posts > 0) await keepCurrent(chatId, state.messageId, currentBefore, current);
+          return;
+        }
         // Open WebUI saves the finished message a moment after announcing it: wait for it.
         if (message && typeof message.content === 'string' && message.content !== '') {
           // Open WebUI appends each source read-modify-write: one written at the same moment
-          // (its own url_citation sources) can erase ours. Check again once the writes settle.
+          // (its own url_citation sources, or the page writing the chat back) can erase ours.
+          // Check again once the writes settle.
           if (posts === 3) return;
+          if (posts > 0 && !settledAgain) {
+            // The page's next write, made from its copy that holds our source, may be putting
+            // it back: posting it too would store it twice. Look again once the page is quiet.
+            settledAgain = true;
+            await activity.settled(chatId, RESTORE_TIMEOUT_MS, RESTORE_QUIET_MS);
+            continue;
+          }
           posts++;
-          await fetch(`/api/v1/chats/${chatId}/messages/${state.messageId}/event`, { method: 'POST', headers: headers(), body });
+          settledAgain = false;
+          currentBefore = current;
+          await fetch(url, { method: 'POST', headers: headers(), body });
           await pause(1000);
           continue;
         }
         await pause(250);
       }
     };
-    if (navigator.locks) await navigator.locks.request(`owui-citations:store:${state.messageId}`, work);
+    if (claims.claimed(state.messageId)) {
+      // Stored while this page writes the chat back, our source would be erased or doubled (chat-activity.ts).
+      await activity.settled(chatId, SETTLE_TIMEOUT_MS);
+      await work().finally(() => claims.release(state.messageId));
+    } else if (navigator.locks) await navigator.locks.request(storeLock(state.messageId), work);
     else await work();
   }
 
   hub.subscribe(guard('persist', (state: MessageState) => {
-    if (!state.done || !state.chatId || isTemporary(state.chatId) || started.has(state.messageId)) return;
+    if (!state.done || !state.chatId || started.has(state.messageId)) return;
     const { format, citations } = hub.citations(state.messageId);
-    if (!format || format === 'open-webui' || citations.length === 0) return;
+    if (isTemporary(state.chatId) || !format || format === 'open-webui' || citations.length === 0) {
+      return claims.release(state.messageId);
+    }
     started.add(state.messageId);
     void store(state).catch((error: unknown) => fail('persist', error));
   }));

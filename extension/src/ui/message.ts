@@ -6,6 +6,7 @@
  */
 
 import { linkMarkers, safeUrl, type Citation, type MarkerSpan } from '../core/index.js';
+import { answerContainer, proseBlocks } from './answer.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
 import { sourceList } from './list.js';
@@ -127,7 +128,7 @@ function hideSourcesBlock(root: Element, contentSpans: readonly MarkerSpan[]): v
 
 export function applyToMessage(message: HTMLElement, messageId: string, citations: readonly Citation[], content: string, done: boolean): void {
   detachOrphans(message);
-  const container = message.querySelector('#response-content-container') ?? message.querySelector('.chat-assistant');
+  const container = answerContainer(message);
   if (!container || citations.length === 0) return;
   const byIndex = new Map(citations.map((c) => [c.index, c]));
   const byUrl = new Map(citations.filter((c) => c.url).map((c) => [c.url!, c]));
@@ -135,7 +136,7 @@ export function applyToMessage(message: HTMLElement, messageId: string, citation
   // Svelte rewrites the answer's text on every streamed token: markers are linked once it is done.
   if (done) {
     const contentSpans = linkMarkers(content, citations); // the answer's markdown, read once per pass
-    for (const prose of container.querySelectorAll('.markdown-prose')) {
+    for (const prose of proseBlocks(container)) {
       hideSourcesBlock(prose, contentSpans);
       linkAnchors(message, prose, byUrl);
       replaceNativeButtons(message, prose, citations, contentSpans, byIndex);

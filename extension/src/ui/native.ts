@@ -1,11 +1,14 @@
 /**
- * Where Open WebUI draws its own citations, measured on 0.12.4: inline buttons
- * (`button > span.line-clamp-1`, labelled "View source: <name>" or "<name> +N more sources")
- * and the "N Sources" strip (a `button[aria-expanded]` directly in a div of the response
- * container). Kept in one place, because each release line may draw them differently.
+ * Where Open WebUI draws its own citations, read by what every release line from 0.6 to 0.12
+ * shares rather than by version: inline buttons (`button > span.line-clamp-1` holding the
+ * source's shortened name, and a `<span>+N</span>` when the button groups N more sources;
+ * an `aria-label` from 0.8 on, none before, so the text is what is read), and the "N Sources"
+ * strip (a div of the response container holding only its toggle button; `aria-expanded`
+ * from 0.8 on, absent before). Kept in one place, because each release line may draw them
+ * differently.
  */
 
-import { hostOf, type Citation } from '../core/index.js';
+import type { Citation } from '../core/index.js';
 
 export function nativeInlineButtons(root: Element): HTMLButtonElement[] {
   return [...root.querySelectorAll<HTMLButtonElement>('button')].filter(
@@ -16,26 +19,34 @@ export function nativeInlineButtons(root: Element): HTMLButtonElement[] {
 export function nativeStrip(container: Element): HTMLElement | null {
   for (const child of container.children) {
     const toggle = child.firstElementChild;
-    if (child instanceof HTMLElement && toggle?.matches('button[aria-expanded][aria-label]') && /\d/.test(toggle.textContent ?? '')) return child;
+    if (child instanceof HTMLElement && child.childElementCount === 1 && toggle?.matches('button:not([class*="owc-"])') && /\d/.test(toggle.textContent ?? '')) return child;
   }
   return null;
 }
 
-/** How Open WebUI names a source on its buttons: a URL shows as its domain. */
-const displayed = (name: string): string => (name.startsWith('http') ? (hostOf(name) ?? name) : name);
-
-/** The citation a native inline button stands for, by the name on its label; and how many more it groups. */
-export function nativeButtonTarget(button: HTMLButtonElement, citations: readonly Citation[]): { citation: Citation; more: number } | null {
-  const label = button.getAttribute('aria-label') ?? '';
-  const grouped = / \+(\d+) more sources$/.exec(label);
-  const more = Number(grouped?.[1] ?? 0);
-  const shown = grouped ? label.slice(0, grouped.index) : label; // "<title, cut to 15 + … + 10> +N more sources"
-  let best: { citation: Citation; length: number } | null = null;
-  for (const citation of citations) {
-    for (const name of [citation.title, citation.url].filter((n): n is string => !!n).map(displayed)) {
-      const matches = more ? shown.startsWith(name.slice(0, 15)) : label.endsWith(name) || label.includes(`: ${name}`);
-      if (matches && (!best || name.length > best.length)) best = { citation, length: name.length };
-    }
+/** How Open WebUI shows a source's name on a button (`SourceToken.svelte`, unchanged 0.6–0.12):
+ * a URL as its domain, and a name over 30 characters as its first 15 … last 10. */
+export function displayedName(name: string): string {
+  let shown = name;
+  if (shown.startsWith('http')) {
+    shown = shown.replace('http://', '').replace('https://', '').split(/[/?#]/)[0]!;
+    if (shown.startsWith('www.')) shown = shown.slice(4);
   }
-  return best ? { citation: best.citation, more } : null;
+  return shown.length > 30 ? `${shown.slice(0, 15)}...${shown.slice(-10)}` : shown;
+}
+
+/** What a native inline button shows: a source's name, and how many more sources it groups. */
+function shownOn(button: HTMLButtonElement): { name: string; more: number } {
+  const label = button.firstElementChild!;
+  const count = label.querySelector('span');
+  const more = Number(/^\+(\d+)$/.exec(count?.textContent?.trim() ?? '')?.[1] ?? 0);
+  const name = [...label.childNodes].filter((node) => node !== count).map((node) => node.textContent ?? '').join('').trim();
+  return { name, more };
+}
+
+/** The citation a native inline button stands for, by the name it shows; and how many more it groups. */
+export function nativeButtonTarget(button: HTMLButtonElement, citations: readonly Citation[]): { citation: Citation; more: number } | null {
+  const { name, more } = shownOn(button);
+  const citation = citations.find((c) => [c.title, c.url].some((n) => !!n && displayedName(n) === name));
+  return citation ? { citation, more } : null;
 }

@@ -1,0 +1,75 @@
+/**
+ * The page's own requests about a chat, seen by the fetch tap: asking for an answer
+ * (`POST /api/chat/completions`), closing it (`POST /api/chat/completed`) and writing the whole
+ * chat back (`POST /api/v1/chats/<id>` with the page's copy of every message).
+ *
+ * Up to 0.11 the page closes every answer and then writes the chat back (0.12 does neither),
+ * and writes it again whenever the user sends. A source stored while such a write is on its
+ * way is erased by it (the write was made from a copy without it). So citations wait until the
+ * chat is `settled`: nothing on its way, and quiet; should a later write (the user sending at
+ * that moment) erase them anyway, they are stored again (see echoes.ts).
+ */
+
+export interface ChatActivity {
+  /** The fetch tap's report of a request; returns what to call once its response has arrived. */
+  request(path: string, method: string, body: unknown): (() => void) | undefined;
+  /** Tells `listener` of each answer this page asks for (its message id, chosen by the page). */
+  onAsk(listener: (messageId: string) => void): void;
+  /** Resolves once no close or write of the chat is on its way and none landed for `quietMs`,
+   * counted from the call (the page closes an answer a moment after it is done); or after
+   * `timeoutMs`. */
+  settled(chatId: string, timeoutMs: number, quietMs?: number): Promise<void>;
+}
+
+const WRITE = /^\/api\/v1\/chats\/([0-9a-f-]{36})$/;
+const QUIET_MS = 1000;
+
+/** A string field of a JSON request body (a request for an answer: once per answer). */
+function field(body: unknown, name: 'id' | 'chat_id'): string | null {
+  if (typeof body !== 'string') return null;
+  try {
+    const value: unknown = JSON.parse(body)?.[name];
+    return typeof value === 'string' ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+export function createChatActivity(now: () => number = () => performance.now()): ChatActivity {
+  const chats = new Map<string, { onTheirWay: number; lastLanded: number }>();
+  const askListeners: Array<(messageId: string) => void> = [];
+  const chat = (id: string) => {
+    let entry = chats.get(id);
+    if (!entry) chats.set(id, (entry = { onTheirWay: 0, lastLanded: -Infinity }));
+    return entry;
+  };
+
+  return {
+    request(path, method, body) {
+      if (method !== 'POST') return undefined;
+      if (path === '/api/chat/completions') {
+        const id = field(body, 'id');
+        if (id) askListeners.forEach((listener) => listener(id));
+        return undefined;
+      }
+      const id = WRITE.exec(path)?.[1] ?? (path === '/api/chat/completed' ? field(body, 'chat_id') : null);
+      if (!id) return undefined;
+      const entry = chat(id);
+      entry.onTheirWay++;
+      return () => {
+        entry.onTheirWay--;
+        entry.lastLanded = now();
+      };
+    },
+    onAsk: (listener) => void askListeners.push(listener),
+    async settled(chatId, timeoutMs, quietMs = QUIET_MS) {
+      const start = now();
+      for (;;) {
+        const entry = chat(chatId);
+        const quietSince = Math.max(start, entry.lastLanded);
+        if ((entry.onTheirWay === 0 && now() - quietSince >= quietMs) || now() - start >= timeoutMs) return;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+  };
+}
