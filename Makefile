@@ -1,17 +1,26 @@
 # Set-up is idempotent: each step reruns only when its inputs change.
 OWUI_VERSION ?= 0.12.4
-OWUI_VENV ?= .owui/venv
+# Each Open WebUI version installs once into a venv of its own, outside the clone (about 3 GB),
+# reused by later runs and by CI: `OWUI_VERSION=0.9.6 make test-e2e`.
+OWUI_CACHE ?= $(HOME)/.cache/owui-citations
+owui_venv = $(OWUI_CACHE)/open-webui-$(1)
+OWUI_VENV ?= $(call owui_venv,$(OWUI_VERSION))
+# The newest patch of every supported minor line, oldest first (`make test-matrix`).
+OWUI_MATRIX := 0.6.43 0.7.2 0.8.12 0.9.6 0.10.2 0.11.4 0.12.4
+OWUI_OLDEST := $(firstword $(OWUI_MATRIX))
+E2E_ARGS ?=
 TORCH_VERSION := 2.13.0
 PYTHON ?= python3
 VENV_PY := .venv/bin/python
-export OWUI_VENV
+export OWUI_VENV OWUI_VERSION OWUI_CACHE
 
-.PHONY: help setup browser build install-extension demo test test-mock test-e2e test-ts bench bench-core fuzz fuzz-mock soak clean
+.PHONY: help setup browser build install-extension demo test test-mock test-e2e test-e2e-oldest test-matrix test-ts bench bench-core fuzz fuzz-mock soak clean
 .DEFAULT_GOAL := help
 
 help:
 	@echo "make demo   mock server + a real Open WebUI wired to it"
 	@echo "make test   install what is missing, then run every test"
+	@echo "make test-matrix   the end-to-end suite on every supported Open WebUI line, then the README's table"
 
 .venv/.installed: pyproject.toml requirements.lock
 	$(PYTHON) -m venv .venv
@@ -49,7 +58,21 @@ test-mock: .venv/.installed
 	$(VENV_PY) -m pytest tests/mock
 
 test-e2e: setup install-extension
-	$(VENV_PY) -m pytest tests/e2e
+	$(VENV_PY) -m pytest tests/e2e $(E2E_ARGS)
+
+# The oldest supported line, in CI beside the pinned newest: one scenario per wire format.
+test-e2e-oldest:
+	$(MAKE) --no-print-directory test-e2e OWUI_VERSION=$(OWUI_OLDEST) OWUI_VENV=$(call owui_venv,$(OWUI_OLDEST)) E2E_ARGS="-m per_format"
+
+# Goes on after a failing version, so that the table shows every version; fails at the end.
+test-matrix: .venv/.installed
+	@failed=; for version in $(OWUI_MATRIX); do \
+	  rm -f test-results/e2e-$$version.json; \
+	  $(MAKE) --no-print-directory test-e2e OWUI_VERSION=$$version OWUI_VENV=$(call owui_venv,$$version) \
+	    || failed="$$failed $$version"; \
+	done; \
+	$(VENV_PY) scripts/compat_table.py $(OWUI_MATRIX); \
+	if [ -n "$$failed" ]; then echo "test-matrix: failures on$$failed (see the README's table)"; exit 1; fi
 
 test-ts: .venv/.installed build
 	npm run --silent typecheck
@@ -59,6 +82,7 @@ test: setup install-extension
 	npm run --silent typecheck
 	npm test --silent
 	$(VENV_PY) -m pytest
+	$(MAKE) --no-print-directory test-e2e-oldest
 
 bench-core: node_modules/.installed
 	npm run --silent bench:core

@@ -15,7 +15,10 @@ from mock_server.registry import load_scenarios
 from .processes import Service, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
-OWUI_VENV = Path(os.environ.get("OWUI_VENV", ROOT / ".owui" / "venv"))
+# Where the Makefile installs each Open WebUI version (its OWUI_VERSION, OWUI_CACHE, OWUI_VENV).
+OWUI_VERSION = os.environ.get("OWUI_VERSION", "0.12.4")
+OWUI_CACHE = Path(os.environ.get("OWUI_CACHE", Path.home() / ".cache" / "owui-citations"))
+OWUI_VENV = Path(os.environ.get("OWUI_VENV", OWUI_CACHE / f"open-webui-{OWUI_VERSION}"))
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,9 @@ def open_webui(port: int, mock_port: int, data_dir: Path, log_path: Path, extra_
     data_dir.mkdir(parents=True, exist_ok=True)
     env = {
         "DATA_DIR": str(data_dir),
+        # Open WebUI empties and refills its static folder (loader.js included) at every start:
+        # one per instance, or instances of the same venv break each other's pages.
+        "STATIC_DIR": str(data_dir / "static"),
         "WEBUI_AUTH": "False",
         "WEBUI_SECRET_KEY": "owui-citations-dev",
         "ENABLE_PERSISTENT_CONFIG": "False",  # the environment below wins at every start

@@ -8,6 +8,7 @@ import pytest
 from devstack.browser import chromium_launch_args
 from devstack.stack import OWUI_VENV, ROOT, Stack
 from devstack.stack import running_stack as devstack_running_stack
+from tests.e2e.results import pytest_runtest_makereport, pytest_sessionfinish  # noqa: F401  (hooks: the results file)
 
 
 def install_extension() -> None:

@@ -1,8 +1,10 @@
 """Driving Open WebUI as a user does: every version difference is absorbed here, not in tests."""
 
+import re
 from dataclasses import dataclass, field
+from functools import cache
 
-from playwright.sync_api import ConsoleMessage, Page
+from playwright.sync_api import ConsoleMessage, Locator, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from devstack.stack import Stack
@@ -34,6 +36,18 @@ def set_user_settings(stack: Stack, stream: bool, **ui: object) -> None:
         api.post("/api/v1/users/user/settings/update", json={"ui": settings}).raise_for_status()
 
 
+@cache
+def open_webui_version(stack: Stack) -> tuple[int, ...]:
+    """The running Open WebUI's version, for expectations that differ by release line."""
+    with stack.api() as api:
+        return tuple(int(part) for part in api.get("/api/config").json()["version"].split("."))
+
+
+def native_source_strip(page: Page, message_id: str) -> Locator:
+    """Open WebUI's own "N Sources" toggle under an answer, when visible (0.6: no aria attributes)."""
+    return page.locator(f"#message-{message_id} button:visible:not(.owc-source)", has_text=re.compile(r"^\s*\d+ Sources?\s*$"))
+
+
 def set_streaming(stack: Stack, stream: bool) -> None:
     set_user_settings(stack, stream)
 
@@ -43,21 +57,28 @@ def open_new_chat(page: Page, stack: Stack, model: str, query: str = "") -> None
     page.wait_for_selector("#chat-input", timeout=60_000)
 
 
+ANSWERS = """[...document.querySelectorAll('[id^="message-"]')].filter(e => e.querySelector('.chat-assistant'))"""
+# A finished answer has its Regenerate button; a failed one, up to 0.11, only a red error box.
+FINISHED = """button[aria-label="Regenerate"], .regenerate-response-button, [class~="border-red-600/10"]"""
+
+
 def send(page: Page, text: str = "Which sources support this?") -> None:
+    # The newest answer now: the next `last_answer_id` waits for a newer one.
+    page.evaluate(f"() => {{ window.__owcAnsweredBefore = {ANSWERS}.at(-1)?.id ?? ''; }}")
     page.click("#chat-input")
     page.keyboard.type(text)
     page.keyboard.press("Enter")
 
 
-ANSWERS = """[...document.querySelectorAll('[id^="message-"]')].filter(e => e.querySelector('.chat-assistant'))"""
-
-
 def last_answer_id(page: Page, count: int = 1, timeout_ms: int = ANSWER_TIMEOUT_MS) -> str:
-    """The id of the newest assistant message, once the chat holds at least ``count`` answers
-    and the newest is finished."""
+    """The id of the newest assistant message, once it is finished and, after a `send`, newer
+    than the answer before it; without a `send` on the page, once the chat shows at least
+    ``count`` answers. (Open WebUI renders only the last 8 to 20 messages of a long chat, so
+    after a `send` answers are not counted.)"""
     page.wait_for_function(
-        f"""count => {{ const m = {ANSWERS};
-                   return m.length >= count && m.at(-1).querySelector('button[aria-label="Regenerate"], .regenerate-response-button'); }}""",
+        f"""count => {{ const m = {ANSWERS}, before = window.__owcAnsweredBefore;
+                   const newer = before === undefined ? m.length >= count : m.length > 0 && m.at(-1).id !== before;
+                   return newer && m.at(-1).querySelector('{FINISHED}'); }}""",
         arg=count, timeout=timeout_ms)
     return page.evaluate(f"() => {ANSWERS}.at(-1).id.slice(8)")
 

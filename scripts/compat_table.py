@@ -1,0 +1,147 @@
+"""The compatibility table of the README, from the last `make test-matrix` run.
+
+    python scripts/compat_table.py 0.6.43 0.7.2 …   # results of those versions -> docs/compat.json -> README
+    python scripts/compat_table.py                  # README again from docs/compat.json
+
+Each end-to-end run leaves test-results/e2e-<version>.json (tests/e2e/results.py). Per version,
+the scenario tests give three cells: streaming, non-streaming (each: the answer as it arrives),
+after reload (the same answers from stored data); the other end-to-end tests give a fourth.
+A limit of Open WebUI that a test asserts is a gap, with its measured reason; a failure is
+shown with its error.
+"""
+
+import argparse
+import datetime
+import json
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS_DIR = ROOT / "test-results"
+COMPAT_JSON = ROOT / "docs" / "compat.json"
+README = ROOT / "README.md"
+START, END = "<!-- compat-table:start -->", "<!-- compat-table:end -->"
+SCENARIO_TEST = "test_scenario_shows_its_sources_and_keeps_them_after_reload"
+COLUMNS = ["streaming", "non-streaming", "after reload", "other e2e tests"]
+
+
+def _label(test: dict) -> str:
+    params = test["params"]
+    if "model" in params:
+        return params["model"]
+    return test["name"].removeprefix("test_").replace("_", " ")
+
+
+def _cell(tests: list[dict], works: Callable[[dict], bool], error: Callable[[dict], str]) -> dict:
+    """Tests of one cell: how many worked, the asserted gaps, the failures with their error."""
+    cell: dict = {"works": 0, "total": len(tests), "gaps": {}, "failures": {}}
+    for test in tests:
+        if "gap" in test:
+            cell["gaps"][_label(test)] = test["gap"]
+        elif works(test):
+            cell["works"] += 1
+        else:
+            cell["failures"][_label(test)] = error(test)
+    return cell
+
+
+def _passed(test: dict) -> bool:
+    return test["outcome"] == "passed"
+
+
+def _live(test: dict) -> bool:
+    """The answer was right as it arrived: the test passed, or failed only after the reload."""
+    return _passed(test) or test["phase"] == "reload"
+
+
+def _error(test: dict) -> str:
+    return test.get("error", test["outcome"])
+
+
+def _reload_error(test: dict) -> str:
+    return _error(test) if test["phase"] == "reload" else "not reached: failed before the reload"
+
+
+def summarize(results: dict) -> dict:
+    tests = results["tests"]
+    scenario = [t for t in tests if t["name"] == SCENARIO_TEST]
+    return {
+        "open_webui": results["open_webui"],
+        "date": results["date"],
+        "selection": results["selection"],
+        "cells": {
+            "streaming": _cell([t for t in scenario if t["params"].get("stream") is True], _live, _error),
+            "non-streaming": _cell([t for t in scenario if t["params"].get("stream") is False], _live, _error),
+            "after reload": _cell([t for t in scenario if "gap" not in t], _passed, _reload_error),
+            "other e2e tests": _cell([t for t in tests if t["name"] != SCENARIO_TEST], _passed, _error),
+        },
+    }
+
+
+def render(compat: dict) -> str:
+    notes: list[str] = []
+
+    def note(text: str) -> int:
+        if text not in notes:
+            notes.append(text)
+        return notes.index(text) + 1
+
+    rows = []
+    for version in compat["versions"]:
+        if version.get("missing"):
+            rows.append(f"| {version['open_webui']} | " + " | ".join(["no results: the run did not finish"] * len(COLUMNS)) + " |")
+            continue
+        cells = []
+        for column in COLUMNS:
+            cell = version["cells"][column]
+            if cell["total"] == 0:
+                cells.append("not run")
+                continue
+            ok = cell["works"] + len(cell["gaps"])
+            text = f"works ({ok}/{cell['total']})" if not cell["failures"] else f"**fails** ({ok}/{cell['total']})"
+            marks = [f"`{name}` gap [{note(reason)}]" for name, reason in cell["gaps"].items()]
+            marks += [f"`{name}` fails [{note(version['open_webui'] + f' {name}: {error}')}]"
+                      for name, error in cell["failures"].items()]
+            cells.append(text + ("; " + ", ".join(marks) if marks else ""))
+        rows.append(f"| {version['open_webui']} | " + " | ".join(cells) + " |")
+    lines = [
+        START,
+        f"Last `make test-matrix` run: {compat['date']}. Each cell counts the end-to-end tests of that column that",
+        "passed; a gap is a limit of Open WebUI itself, asserted by the tests, with its reason below.",
+        "",
+        "| Open WebUI | " + " | ".join(COLUMNS) + " |",
+        "|---" * (len(COLUMNS) + 1) + "|",
+        *rows,
+        "",
+        *[f"{n}. {text}" for n, text in enumerate(notes, 1)],
+        END,
+    ]
+    return "\n".join(lines)
+
+
+def update_readme(compat: dict) -> None:
+    text = README.read_text()
+    pattern = re.compile(re.escape(START) + ".*?" + re.escape(END), re.S)
+    if not pattern.search(text):
+        sys.exit(f"{README}: no {START} … {END} section to replace")
+    README.write_text(pattern.sub(lambda _: render(compat), text))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("versions", nargs="*", help="Open WebUI versions of the matrix run, oldest first")
+    args = parser.parse_args()
+    if args.versions:
+        missing = [v for v in args.versions if not (RESULTS_DIR / f"e2e-{v}.json").exists()]
+        versions = [summarize(json.loads((RESULTS_DIR / f"e2e-{v}.json").read_text()))
+                    for v in args.versions if v not in missing]
+        versions += [{"open_webui": v, "missing": True} for v in missing]
+        compat = {"date": datetime.date.today().isoformat(), "versions": versions}
+        COMPAT_JSON.write_text(json.dumps(compat, indent=1, ensure_ascii=False) + "\n")
+    update_readme(json.loads(COMPAT_JSON.read_text()))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,33 @@
+"""Measured limits of Open WebUI itself, per release line. The tests assert each one, so that a
+change shows up, and the README's compatibility table gives their reasons."""
+
+from dataclasses import dataclass
+
+# routers/openai.py has no `api_type` in 0.6.43 and 0.7.2; 0.8.12 has it.
+RESPONSES_CONNECTION_SINCE = (0, 8, 0)
+NO_RESPONSES_CONNECTION = (
+    "Open WebUI has no Responses API connection before 0.8 (routers/openai.py of 0.6.43 and 0.7.2 has no `api_type`): "
+    "it sends this model to /v1/chat/completions, which a Responses-only backend refuses (`unsupported_endpoint`), "
+    "and shows that error instead of an answer.")
+
+
+@dataclass(frozen=True)
+class Gap:
+    model: str
+    reason: str
+    streams: tuple[bool, ...] = (True, False)
+    before: tuple[int, ...] | None = None  # only in Open WebUI versions older than this one
+
+
+GAPS = [
+    Gap("openai-responses", "Open WebUI converts a non-streamed Responses body into a chat completion and keeps only "
+        "its text (routers/openai.py, convert_responses_result): the annotations never reach the browser.",
+        streams=(False,)),
+    Gap("openai-responses", NO_RESPONSES_CONNECTION, before=RESPONSES_CONNECTION_SINCE),
+]
+
+
+def gap_for(model: str, stream: bool, version: tuple[int, ...]) -> Gap | None:
+    """The limit that keeps a scenario's sources from the browser on this version, if any (the oldest first)."""
+    found = [g for g in GAPS if g.model == model and stream in g.streams and (g.before is None or version < g.before)]
+    return min(found, key=lambda g: g.before or (999,), default=None)

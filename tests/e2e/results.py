@@ -1,0 +1,67 @@
+"""Pytest hooks: every run of the end-to-end tests writes what it found, per test, to
+test-results/e2e-<Open WebUI version>.json, the input of the compatibility table
+(scripts/compat_table.py). A test says how far it got with `record_property("phase", …)` and
+names an asserted limit of Open WebUI with `record_property("gap", reason)`."""
+
+import datetime
+import json
+from pathlib import Path
+
+import pytest
+
+from devstack.stack import OWUI_VENV, ROOT
+
+RESULTS_DIR = ROOT / "test-results"
+
+
+def installed_version(venv: Path) -> str:
+    """The open-webui version installed in a venv, from its package metadata."""
+    found = sorted(venv.glob("lib/python*/site-packages/open_webui-*.dist-info"))
+    return found[-1].name.removeprefix("open_webui-").removesuffix(".dist-info") if found else "unknown"
+
+
+def results_path(version: str) -> Path:
+    return RESULTS_DIR / f"e2e-{version}.json"
+
+
+_records: list[dict] = []
+
+
+def failure(report: pytest.TestReport) -> str:
+    """The first line of what failed: the assertion or the exception."""
+    crash = getattr(report.longrepr, "reprcrash", None)
+    text = crash.message if crash else report.longreprtext
+    return (text.strip().splitlines() or [""])[0][:300]
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    report = yield
+    failed_in_setup = report.when == "setup" and report.failed
+    if (report.when == "call" or failed_in_setup or report.skipped) and item.get_closest_marker("e2e"):
+        properties = dict(item.user_properties)
+        params = getattr(item, "callspec", None)
+        _records.append({
+            "test": item.nodeid,
+            "name": item.originalname,
+            "params": {k: v for k, v in (params.params if params else {}).items() if isinstance(v, (str, bool))},
+            "outcome": report.outcome,
+            "phase": properties.get("phase", "live"),
+            **({"gap": properties["gap"]} if "gap" in properties else {}),
+            **({"error": failure(report)} if report.failed else {}),
+            "seconds": round(report.duration, 1),
+        })
+    return report
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if not _records:
+        return
+    version = installed_version(OWUI_VENV)
+    RESULTS_DIR.mkdir(exist_ok=True)
+    results_path(version).write_text(json.dumps({
+        "open_webui": version,
+        "date": datetime.date.today().isoformat(),
+        "selection": " ".join(session.config.invocation_params.args),
+        "tests": _records,
+    }, indent=1) + "\n")
