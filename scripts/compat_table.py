@@ -134,10 +134,9 @@ def main() -> None:
     parser.add_argument("versions", nargs="*", help="Open WebUI versions of the matrix run, oldest first")
     args = parser.parse_args()
     if args.versions:
-        missing = [v for v in args.versions if not (RESULTS_DIR / f"e2e-{v}.json").exists()]
-        versions = [summarize(json.loads((RESULTS_DIR / f"e2e-{v}.json").read_text()))
-                    for v in args.versions if v not in missing]
-        versions += [{"open_webui": v, "missing": True} for v in missing]
+        results = {v: RESULTS_DIR / f"e2e-{v}.json" for v in args.versions}
+        versions = [summarize(json.loads(path.read_text())) if path.exists() else {"open_webui": v, "missing": True}
+                    for v, path in results.items()]
         compat = {"date": datetime.date.today().isoformat(), "versions": versions}
         COMPAT_JSON.write_text(json.dumps(compat, indent=1, ensure_ascii=False) + "\n")
     update_readme(json.loads(COMPAT_JSON.read_text()))
