@@ -57,3 +57,14 @@ test('regression: sources that differ only by what Open WebUI does not store rea
   assert.deepEqual(live.map((c) => [c.title, c.snippet]), [['javascript:x', 'one'], ['java\ufffdscript:x', 'two'], ['lone \ufffd surrogate', 'three \ufffd']]);
   assert.deepEqual(reread, live.map((c) => ({ ...c, format: 'open-webui' })));
 });
+
+test('regression: a source Open WebUI stored itself and the extension stored too reads back as the extension showed it', () => {
+  const live = extractCitations({ choices: [{ message: { content: 'See [1] and [2].', annotations: [
+    { type: 'url_citation', url_citation: { url: 'https://a.example/x', title: 'https://a.example/x', start_index: 4, end_index: 7 } },
+    { type: 'url_citation', url_citation: { url: 'https://b.example/', title: 'B', start_index: 12, end_index: 15 } },
+  ] } }] }).citations;
+  // What Open WebUI stores of a streamed url_citation: its URL as the name.
+  const openWebuis = [{ source: { name: 'https://b.example/', url: 'https://b.example/' }, document: ['B'], metadata: [{ source: 'https://b.example/', name: 'https://b.example/' }] }];
+  const reread = extractCitations({ sources: [...openWebuis, afterOpenWebuiStores(toNativeSource(live))] }).citations;
+  assert.deepEqual(reread.map((c) => [c.index, c.title, c.url]), live.map((c) => [c.index, c.title, c.url]));
+});

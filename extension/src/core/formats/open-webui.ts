@@ -68,6 +68,7 @@ export const openWebui: Format = {
     if (!sources || sources.length === 0) return null;
     const groups = new Map<string, number>();
     const drafts: Draft[] = [];
+    const ours = new Set<Draft>();
     const distances = sources.flatMap((s) => arr(s.distances).map(num).filter((d): d is number => d !== null));
     const scoreKind: ScoreKind = distances.every((d) => d >= 0 && d <= 1) ? 'similarity' : 'raw';
     for (const source of sources) {
@@ -79,7 +80,10 @@ export const openWebui: Format = {
         const ref = groups.get(group)!;
         const stored = obj(metadata[STORED_KEY]);
         const fromStore = stored ? storedDraft(stored, ref) : null;
-        if (fromStore) return void drafts.push(fromStore);
+        if (fromStore) {
+          ours.add(fromStore);
+          return void drafts.push(fromStore);
+        }
         const url = [str(metadata.source_url), group, str(info.url), str(metadata.url)].find(isHttp) ?? null;
         const name = str(metadata.name) ?? str(info.name);
         const page = int(metadata.page);
@@ -97,6 +101,10 @@ export const openWebui: Format = {
         });
       });
     }
-    return drafts.length ? { drafts, ordered: true } : null;
+    // A source Open WebUI stored itself (its url_citation) that this extension stored too reads
+    // as the extension stored it: as it was shown before the reload.
+    const storedIds = new Set([...ours].map((draft) => draft.id));
+    const kept = drafts.filter((draft) => ours.has(draft) || !storedIds.has(draft.id));
+    return kept.length ? { drafts: kept, ordered: true } : null;
   },
 };
