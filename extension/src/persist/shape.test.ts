@@ -68,3 +68,10 @@ test('regression: a source Open WebUI stored itself and the extension stored too
   const reread = extractCitations({ sources: [...openWebuis, afterOpenWebuiStores(toNativeSource(live))] }).citations;
   assert.deepEqual(reread.map((c) => [c.index, c.title, c.url]), live.map((c) => [c.index, c.title, c.url]));
 });
+
+test('regression: a source only Open WebUI stored comes after the extension\'s, shifting none of their numbers', () => {
+  const live = extractCitations({ search_results: [{ title: 'A', url: 'https://a.example/' }, { title: 'B', url: 'https://b.example/' }] }).citations;
+  const onlyOpenWebuis = { source: { name: 'Z' }, document: ['z'], metadata: [{ source: 'https://z.example/', name: 'Z' }] };
+  const reread = extractCitations({ sources: [onlyOpenWebuis, afterOpenWebuiStores(toNativeSource(live))] }).citations;
+  assert.deepEqual(reread.map((c) => [c.index, c.title]), [[1, 'A'], [2, 'B'], [3, 'Z']]);
+});

@@ -101,10 +101,12 @@ export const openWebui: Format = {
         });
       });
     }
-    // A source Open WebUI stored itself (its url_citation) that this extension stored too reads
-    // as the extension stored it: as it was shown before the reload.
+    // What this extension stored reads as it was shown before the reload, in its order: a source
+    // Open WebUI stored itself too (its url_citation) is read from our copy, and one only Open
+    // WebUI has comes after ours, so that it shifts none of their numbers.
     const storedIds = new Set([...ours].map((draft) => draft.id));
-    const kept = drafts.filter((draft) => ours.has(draft) || !storedIds.has(draft.id));
+    const theirs = drafts.filter((draft) => !ours.has(draft) && !storedIds.has(draft.id));
+    const kept = [...drafts.filter((draft) => ours.has(draft)), ...theirs];
     return kept.length ? { drafts: kept, ordered: true } : null;
   },
 };
