@@ -12,6 +12,7 @@ the warm-up (the first tenth of the run)."""
 
 import argparse
 import asyncio
+import concurrent.futures
 import datetime
 import json
 import os
@@ -158,8 +159,11 @@ def soak(seconds: float, concurrency: int = 32, token_delay_ms: int = 5, max_req
         service = mock_server(port, Path(logs) / "mock-server.log", token_delay_ms).start()
         try:
             service.wait_until_ready(f"http://127.0.0.1:{port}/v1/models", 30)
-            tally, samples, elapsed = asyncio.run(_load(f"http://127.0.0.1:{port}", service.process.pid,
-                                                        seconds, concurrency, max_requests))
+            # In a thread of its own: the caller may already run an event loop (pytest-playwright's
+            # sync API does, for the rest of a test session), and asyncio.run refuses to nest.
+            load = _load(f"http://127.0.0.1:{port}", service.process.pid, seconds, concurrency, max_requests)
+            with concurrent.futures.ThreadPoolExecutor(max_workers=1) as thread:
+                tally, samples, elapsed = thread.submit(asyncio.run, load).result()
         finally:
             service.stop()
     rss_mib = [kib / 1024 for _, kib in samples]
