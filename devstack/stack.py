@@ -39,9 +39,10 @@ def mock_server(port: int, log_path: Path, token_delay_ms: int = 0, extra_args: 
     return Service("mock server", command, log_path)
 
 
-def _connections(mock_url: str, scenario_dirs: Sequence[Path]) -> dict[str, str]:
+def _connections(mock_url: str, scenario_dirs: Sequence[Path]) -> dict:
     """Two connections to the mock: Chat Completions for most scenarios, and the Responses
-    API for the scenarios that only speak it (Open WebUI's per-connection `api_type`)."""
+    API for the scenarios that only speak it (Open WebUI's per-connection `api_type`), in the
+    form of Open WebUI's `/openai/config/update`."""
     scenarios = load_scenarios(list(scenario_dirs))
     responses_only = [name for name, s in scenarios.items() if s.chat is None and s.responses]
     chat = [name for name, s in scenarios.items() if s.chat is not None]
@@ -49,11 +50,32 @@ def _connections(mock_url: str, scenario_dirs: Sequence[Path]) -> dict[str, str]
         "0": {"enable": True, "model_ids": chat},
         "1": {"enable": True, "model_ids": responses_only, "api_type": "responses"},
     }
+    return {"ENABLE_OPENAI_API": True, "OPENAI_API_BASE_URLS": [mock_url, mock_url], "OPENAI_API_KEYS": ["mock", "mock"],
+            "OPENAI_API_CONFIGS": configs}
+
+
+def _connections_env(connections: dict) -> dict[str, str]:
     return {
-        "OPENAI_API_BASE_URLS": f"{mock_url};{mock_url}",
-        "OPENAI_API_KEYS": "mock;mock",
-        "OPENAI_API_CONFIGS": json.dumps(configs),
+        "OPENAI_API_BASE_URLS": ";".join(connections["OPENAI_API_BASE_URLS"]),
+        "OPENAI_API_KEYS": ";".join(connections["OPENAI_API_KEYS"]),
+        "OPENAI_API_CONFIGS": json.dumps(connections["OPENAI_API_CONFIGS"]),
     }
+
+
+def sign_in(webui_url: str) -> str:
+    """The admin's token, in Open WebUI's no-login mode."""
+    signin = httpx.post(f"{webui_url}/api/v1/auths/signin", json={"email": "", "password": ""}, timeout=60)
+    signin.raise_for_status()
+    return signin.json()["token"]
+
+
+def connect_to_mock(webui_url: str, token: str, mock_port: int, scenario_dirs: Sequence[Path] = ()) -> None:
+    """Open WebUI 0.8 and 0.9 read OPENAI_API_CONFIGS from their database only, not from the
+    environment: where the running one does not show our connections, they go through its API."""
+    connections = _connections(f"http://127.0.0.1:{mock_port}/v1", scenario_dirs)
+    with httpx.Client(base_url=webui_url, headers={"Authorization": f"Bearer {token}"}, timeout=60) as api:
+        if api.get("/openai/config").json().get("OPENAI_API_CONFIGS") != connections["OPENAI_API_CONFIGS"]:
+            api.post("/openai/config/update", json=connections).raise_for_status()
 
 
 def open_webui(port: int, mock_port: int, data_dir: Path, log_path: Path, extra_env: dict[str, str] | None = None,
@@ -72,7 +94,7 @@ def open_webui(port: int, mock_port: int, data_dir: Path, log_path: Path, extra_
         "ENABLE_OLLAMA_API": "False",
         "ENABLE_OPENAI_API": "True",
         "ENABLE_DIRECT_CONNECTIONS": "True",  # users may add their own upstream (tested)
-        **_connections(mock_url, scenario_dirs),
+        **_connections_env(_connections(mock_url, scenario_dirs)),
         "OFFLINE_MODE": "true",
         "HF_HUB_OFFLINE": "1",
         "ENABLE_VERSION_UPDATE_CHECK": "False",
@@ -108,9 +130,9 @@ def running_stack(workdir: Path, extra_env: dict[str, str] | None = None, token_
         mock.wait_until_ready(f"http://127.0.0.1:{mock_port}/v1/models", 30)
         webui.start().wait_until_ready(f"http://127.0.0.1:{webui_port}/health", 180)
         webui_url = f"http://127.0.0.1:{webui_port}"
-        signin = httpx.post(f"{webui_url}/api/v1/auths/signin", json={"email": "", "password": ""}, timeout=60)
-        signin.raise_for_status()
-        yield Stack(f"http://127.0.0.1:{mock_port}", webui_url, signin.json()["token"])
+        token = sign_in(webui_url)
+        connect_to_mock(webui_url, token, mock_port, scenario_dirs)
+        yield Stack(f"http://127.0.0.1:{mock_port}", webui_url, token)
     finally:
         webui.stop()
         mock.stop()
