@@ -89,29 +89,55 @@ function linkAnchors(message: Element, root: Element, byUrl: Map<string, Citatio
   }
 }
 
+/** Open WebUI's buttons we stand in for, with the numbers we put after them. */
+const replaced = new WeakMap<Element, { indices: string; nodes: HTMLButtonElement[] }>();
+
+/** The markers Open WebUI draws a button for: [1], [1, 2], [1][2], and the [1] of [[1]](url). */
+const OPEN_WEBUI_MARKER = /^\[{1,2}\d/;
+
+/** The numbers written in a marker ("[2, 5]" → 2, 5; "[[3]](url)" → 3), which Open WebUI reads
+ * as positions in its own source list: the extension's list, stored in its order. */
+const writtenNumbers = (marker: string): number[] => (/\[([^\]]*)\]/.exec(marker)?.[1]?.match(/\d+/g) ?? []).map(Number);
+
 /** Open WebUI's own inline citation buttons (once sources are on the message) become ours. */
-function replaceNativeButtons(message: Element, root: Element, citations: readonly Citation[], contentSpans: readonly MarkerSpan[], byIndex: Map<number, Citation>): void {
+function replaceNativeButtons(message: Element, root: Element, citations: readonly Citation[], content: string, contentSpans: readonly MarkerSpan[], byIndex: Map<number, Citation>): void {
   // Open WebUI draws adjacent markers ([1][2]) as one button "+1 more": group them likewise.
-  const groups: Array<{ end: number; indices: number[] }> = [];
+  const groups: Array<{ end: number; written: number[]; indices: number[] }> = [];
   for (const span of contentSpans) {
-    if (span.kind !== 'marker') continue;
+    const marker = content.slice(span.start, span.end);
+    if (span.kind !== 'marker' || !OPEN_WEBUI_MARKER.test(marker)) continue;
+    const written = writtenNumbers(marker);
     const last = groups.at(-1);
     if (last && last.end === span.start) {
+      last.written.push(...written);
       last.indices.push(...span.indices);
       last.end = span.end;
-    } else groups.push({ end: span.end, indices: [...span.indices] });
+    } else groups.push({ end: span.end, written, indices: [...span.indices] });
   }
-  for (const button of nativeInlineButtons(root)) {
-    if (button.closest('.owc-hidden')) continue;
-    const target = nativeButtonTarget(button, citations);
-    if (!target) continue;
-    const group = target.more ? groups.find((g) => g.indices[0] === target.citation.index && g.indices.length === target.more + 1) : null;
-    if (target.more && !group) continue; // the answer's text is not known yet: next pass
-    const replacement = buttonsFor(group?.indices ?? [target.citation.index], byIndex);
+  // Open WebUI draws one button per group of markers, in reading order, named after the source
+  // at the position the group's first number gives in its own list. Once it has drawn them all,
+  // the k-th button stands for the k-th group, whatever its name (Open WebUI's own copy of a
+  // source can merge or reorder its list). Before that (its sources still arriving), the name
+  // finds the group, and a button placed then is placed again once all are drawn.
+  const natives = nativeInlineButtons(root).filter((button) => replaced.has(button) || !button.closest('.owc-hidden'));
+  const complete = natives.length === groups.length;
+  let next = 0;
+  natives.forEach((button, k) => {
+    const { candidates, more } = nativeButtonTarget(button, citations);
+    const sized = (group: { written: number[] } | undefined) => group?.written.length === more + 1;
+    const named = (group: { written: number[] }) => sized(group) && candidates.some((c) => c.index === group.written[0]);
+    const at = complete ? (sized(groups[k]) ? k : -1) : groups.findIndex((group, i) => i >= next && named(group));
+    if (at >= 0) next = at + 1;
+    const indices = at >= 0 ? groups[at]!.indices : null;
+    const earlier = replaced.get(button);
+    if (!indices || earlier?.indices === indices.join() || (earlier && !complete)) return;
+    earlier?.nodes.forEach((node) => node.remove());
+    const replacement = buttonsFor(indices, byIndex);
     button.classList.add('owc-hidden');
     button.after(...replacement);
+    replaced.set(button, { indices: indices.join(), nodes: replacement });
     attach(message, button, replacement);
-  }
+  });
 }
 
 /** grok2api's "## Sources" block: its heading and list, once our list shows the same sources. */
@@ -139,7 +165,7 @@ export function applyToMessage(message: HTMLElement, messageId: string, citation
     for (const prose of proseBlocks(container)) {
       hideSourcesBlock(prose, contentSpans);
       linkAnchors(message, prose, byUrl);
-      replaceNativeButtons(message, prose, citations, contentSpans, byIndex);
+      replaceNativeButtons(message, prose, citations, content, contentSpans, byIndex);
       linkTextMarkers(message, prose, citations, byIndex);
     }
   }

@@ -10,9 +10,11 @@
 
 import type { Citation } from '../core/index.js';
 
+/** Open WebUI's inline buttons in reading order, those we hid (replaced) included. */
 export function nativeInlineButtons(root: Element): HTMLButtonElement[] {
+  const ours = (button: Element): boolean => [...button.classList].some((name) => name.startsWith('owc-') && name !== 'owc-hidden');
   return [...root.querySelectorAll<HTMLButtonElement>('button')].filter(
-    (button) => !button.className.includes('owc-') && button.firstElementChild?.matches('span.line-clamp-1') === true && button.childElementCount === 1,
+    (button) => !ours(button) && button.firstElementChild?.matches('span.line-clamp-1') === true && button.childElementCount === 1,
   );
 }
 
@@ -28,6 +30,11 @@ export function nativeStrip(container: Element): HTMLElement | null {
  * a URL as its domain, and a name over 30 characters as its first 15 … last 10. */
 export function displayedName(name: string): string {
   let shown = name;
+  try {
+    shown = decodeURIComponent(name); // its decodeString: "%3Cb%3E" shows as "<b>"
+  } catch {
+    // not percent-encoded text: shown as it is
+  }
   if (shown.startsWith('http')) {
     shown = shown.replace('http://', '').replace('https://', '').split(/[/?#]/)[0]!;
     if (shown.startsWith('www.')) shown = shown.slice(4);
@@ -44,9 +51,26 @@ function shownOn(button: HTMLButtonElement): { name: string; more: number } {
   return { name, more };
 }
 
-/** The citation a native inline button stands for, by the name it shows; and how many more it groups. */
-export function nativeButtonTarget(button: HTMLButtonElement, citations: readonly Citation[]): { citation: Citation; more: number } | null {
+// Built once per list of citations (an answer's list is the same object from pass to pass):
+// looking each button up in the list cost O(buttons × citations), 16 ms for 400 sources.
+const namesOf = new WeakMap<readonly Citation[], Map<string, Citation[]>>();
+
+function byShownName(citations: readonly Citation[]): Map<string, Citation[]> {
+  let names = namesOf.get(citations);
+  if (!names) {
+    names = new Map();
+    for (const citation of citations) {
+      const shown = new Set([citation.title, citation.url].filter((name): name is string => !!name).map(displayedName));
+      for (const name of shown) names.set(name, [...(names.get(name) ?? []), citation]);
+    }
+    namesOf.set(citations, names);
+  }
+  return names;
+}
+
+/** The citations a native inline button may stand for, by the name it shows (two sources can
+ * show the same name, and a name of Open WebUI's own, none); and how many more it groups. */
+export function nativeButtonTarget(button: HTMLButtonElement, citations: readonly Citation[]): { candidates: Citation[]; more: number } {
   const { name, more } = shownOn(button);
-  const citation = citations.find((c) => [c.title, c.url].some((n) => !!n && displayedName(n) === name));
-  return citation ? { citation, more } : null;
+  return { candidates: byShownName(citations).get(name) ?? [], more };
 }
