@@ -1,13 +1,16 @@
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Browser
 
 from devstack.browser import chromium_launch_args
 from devstack.stack import OWUI_VENV, ROOT, Stack
 from devstack.stack import running_stack as devstack_running_stack
+from mock_server.registry import BUILT_IN_SCENARIOS
+from tests.e2e.egress import EGRESS, Egress
 from tests.e2e.results import pytest_runtest_makereport, pytest_sessionfinish  # noqa: F401  (hooks: the results file)
 
 
@@ -18,18 +21,37 @@ def install_extension() -> None:
     assert result.returncode == 0, result.stderr
 
 
+# Script-injection and malformed sources, for the hardening tests (test_hostile, test_malformed).
+HARDENING_SCENARIOS = [BUILT_IN_SCENARIOS / "hostile", BUILT_IN_SCENARIOS / "malformed"]
+
+
 @contextmanager
-def running_stack(tmp_path_factory: pytest.TempPathFactory, extra_env: dict[str, str] | None = None) -> Iterator[Stack]:
+def running_stack(tmp_path_factory: pytest.TempPathFactory, extra_env: dict[str, str] | None = None,
+                  scenario_dirs: Sequence[Path] = ()) -> Iterator[Stack]:
     """The mock server and the pinned Open WebUI with the extension, each a real process."""
     install_extension()
-    with devstack_running_stack(tmp_path_factory.mktemp("stack"), extra_env) as running:
+    with devstack_running_stack(tmp_path_factory.mktemp("stack"), extra_env, scenario_dirs=scenario_dirs) as running:
+        EGRESS.allow(running.webui_url, running.mock_url)
         yield running
 
 
 @pytest.fixture(scope="session")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    with running_stack(tmp_path_factory) as running:
+    with running_stack(tmp_path_factory, scenario_dirs=HARDENING_SCENARIOS) as running:
         yield running
+
+
+@pytest.fixture(scope="session", autouse=True)
+def egress(browser: Browser) -> Iterator[Egress]:
+    """Every request the browser makes in the session (egress.py): none may leave unexpectedly."""
+    EGRESS.watch(browser)
+    yield EGRESS
+    assert EGRESS.unexpected == [], f"requests to hosts other than Open WebUI and the mock server: {EGRESS.unexpected}"
+
+
+@pytest.fixture(autouse=True)
+def _name_the_test_in_egress(request: pytest.FixtureRequest) -> None:
+    EGRESS.current_test = request.node.nodeid
 
 
 @pytest.fixture(scope="session")

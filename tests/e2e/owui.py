@@ -57,16 +57,34 @@ def open_new_chat(page: Page, stack: Stack, model: str, query: str = "") -> None
     page.wait_for_selector("#chat-input", timeout=60_000)
 
 
+def navigate_in_app(page: Page, path: str) -> None:
+    """Goes to ``path`` as a click on a link does: the app routes it without loading the page
+    again (seconds faster), so the page's state, the extension's included, carries on."""
+    page.evaluate("""path => { const link = Object.assign(document.createElement('a'), { href: path });
+                               document.body.append(link); link.click(); link.remove(); }""", path)
+    page.wait_for_url(f"**{path}")
+    page.wait_for_selector("#chat-input", timeout=60_000)
+
+
+def open_new_chat_in_app(page: Page, model: str) -> None:
+    """A new chat with ``model`` in the page already open (see navigate_in_app)."""
+    navigate_in_app(page, f"/?model={model}")
+    page.wait_for_function(f"() => {ANSWERS}.length === 0")
+
+
 ANSWERS = """[...document.querySelectorAll('[id^="message-"]')].filter(e => e.querySelector('.chat-assistant'))"""
 # A finished answer has its Regenerate button; a failed one, up to 0.11, only a red error box.
 FINISHED = """button[aria-label="Regenerate"], .regenerate-response-button, [class~="border-red-600/10"]"""
 
 
-def send(page: Page, text: str = "Which sources support this?") -> None:
+def send(page: Page, text: str = "Which sources support this?", paste: bool = False) -> None:
     # The newest answer now: the next `last_answer_id` waits for a newer one.
     page.evaluate(f"() => {{ window.__owcAnsweredBefore = {ANSWERS}.at(-1)?.id ?? ''; }}")
     page.click("#chat-input")
-    page.keyboard.type(text)
+    if paste:  # one input event rather than one per character: for long runs of turns
+        page.keyboard.insert_text(text)
+    else:
+        page.keyboard.type(text)
     page.keyboard.press("Enter")
 
 

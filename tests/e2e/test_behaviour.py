@@ -7,39 +7,61 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.owui import (Console, chat_id, last_answer_id, open_new_chat, send, set_streaming, set_user_settings,
-                            stored_citation_events, wait_for_citation_numbers)
+from tests.e2e.owui import (ANSWERS, Console, chat_id, last_answer_id, open_new_chat, send, set_streaming,
+                            set_user_settings, stored_citation_events, wait_for_citation_numbers)
 from devstack.stack import Stack
 
 pytestmark = pytest.mark.e2e
 
 
-def test_two_tabs_and_a_regenerate_store_each_answer_once(browser: Browser, stack: Stack) -> None:
+TURNS = 50
+REGENERATE_EVERY = 10
+
+
+def regenerate(page: Page, answer: str) -> str:
+    """Open WebUI's own direct trigger (the visible button opens a menu); the new answer's id."""
+    page.locator(f"#message-{answer} .regenerate-response-button").dispatch_event("click")
+    page.wait_for_function(f"{ANSWERS}.at(-1).id !== 'message-{answer}'")
+    return last_answer_id(page)
+
+
+def test_two_tabs_and_regenerations_store_every_answer_once_over_50_turns(browser: Browser, stack: Stack) -> None:
+    """Both tabs of the user receive every answer and race to store it; a regenerated answer
+    is a new message. Each must hold exactly one source event, and all read back after a reload."""
     set_streaming(stack, True)
     context = browser.new_context()
     first, second = context.new_page(), context.new_page()
     console = Console().watch(first)
     console.watch(second)
     open_new_chat(first, stack, "perplexity")
-    send(first, "First question")
-    last_answer_id(first)
+    send(first, "Question 1")
+    last = last_answer_id(first)
     chat = chat_id(first)
     second.goto(f"{stack.webui_url}/c/{chat}")  # both tabs now receive the next answers
     second.wait_for_selector("#chat-input")
-    send(first, "Second question")
-    answer = last_answer_id(first)
-    # Regenerate's visible button opens a menu; Open WebUI's own direct trigger is this one.
-    first.locator(f"#message-{answer} .regenerate-response-button").dispatch_event("click")
-    first.wait_for_function(f"[...document.querySelectorAll('[id^=message-]')].filter(e => e.querySelector('.chat-assistant')).at(-1).id !== 'message-{answer}'")
-    regenerated = last_answer_id(first)
-    assert regenerated != answer
-    expect(first.locator(f"#message-{regenerated} .owc-sources button.owc-source")).to_have_count(3)
-    first.wait_for_timeout(3_000)  # both tabs had time to store, and to retry
-    stored = stored_citation_events(stack, chat)
-    assert len(stored) == 3 and set(stored.values()) == {1}, stored
+    answers = [last]
+    for turn in range(2, TURNS + 1):
+        send(first, f"Question {turn}", paste=True)
+        last = last_answer_id(first, count=turn, timeout_ms=60_000)
+        answers.append(last)
+        if turn % REGENERATE_EVERY == 0:
+            last = regenerate(first, last)
+            assert last not in answers
+            answers.append(last)
+    expect(first.locator(f"#message-{last} .owc-sources button.owc-source")).to_have_count(3)
+
+    stored: dict[str, int] = {}
+    for _ in range(60):  # the tabs store once each answer's chat is written back: let them finish
+        stored = stored_citation_events(stack, chat)
+        if len(stored) == len(answers) and set(stored.values()) == {1}:
+            break
+        first.wait_for_timeout(1_000)
+    assert sorted(stored) == sorted(answers) and set(stored.values()) == {1}, {k: v for k, v in stored.items() if v != 1}
 
     first.reload()
-    assert wait_for_citation_numbers(first, regenerated, [1, 2, 3, 2]) == [1, 2, 3, 2]
+    assert wait_for_citation_numbers(first, last, [1, 2, 3, 2]) == [1, 2, 3, 2]
+    counts = first.evaluate("ids => ids.map((id) => window.owuiCitations.citations(id).length)", answers)
+    assert counts == [3] * len(answers)
     assert console.problems == []
     context.close()
 

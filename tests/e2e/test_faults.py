@@ -1,0 +1,81 @@
+"""Fault isolation: `localStorage['owc:fault'] = '<module>'` makes that module of the extension
+throw (guard.ts). Under each fault Open WebUI still sends, streams, shows the answer and shows
+it again after a reload, as it does without the extension, and the extension logs exactly one
+console warning per page load. A module that fails mid-session gives Open WebUI its own view back."""
+
+import pytest
+from playwright.sync_api import Page, WebSocket, expect
+
+from devstack.stack import Stack
+from tests.e2e.owui import (Console, last_answer_id, native_source_strip, open_new_chat, send, set_streaming,
+                            stored_citation_events)
+
+pytestmark = pytest.mark.e2e
+
+FAULTS = ["boot", "capture", "persist", "ui"]
+MODEL = "perplexity"  # Open WebUI shows its sources only once the extension has stored them
+ANSWER_START = "La Voie lactée"
+
+
+def count_answer_events(page: Page, events: list[str]) -> None:
+    """Collects the socket frames that carry a piece of an answer, to see that it streamed."""
+    def watch(socket: WebSocket) -> None:
+        socket.on("framereceived", lambda frame: events.append("x") if isinstance(frame, str) and "completion" in frame else None)
+    page.on("websocket", watch)
+
+
+def test_each_faulty_module_leaves_open_webui_working(page: Page, stack: Stack) -> None:
+    set_streaming(stack, True)
+    console = Console().watch(page)
+    events: list[str] = []
+    count_answer_events(page, events)
+    open_new_chat(page, stack, MODEL)
+    answers: dict[str, str] = {}
+    for fault in FAULTS:
+        page.evaluate("fault => localStorage.setItem('owc:fault', fault)", fault)
+        warned = len(console.problems)
+        page.reload()
+        page.wait_for_selector("#chat-input", timeout=60_000)
+        for earlier in answers.values():  # the reload shows every answer so far, as Open WebUI does
+            expect(page.locator(f"#message-{earlier} .markdown-prose")).to_contain_text(ANSWER_START)
+        streamed = len(events)
+        send(page, f"Under a {fault} fault: how many stars?")
+        answer = last_answer_id(page, count=len(answers) + 1)
+        answers[fault] = answer
+        expect(page.locator(f"#message-{answer} .markdown-prose")).to_contain_text(ANSWER_START)
+        assert len(events) - streamed >= 5, "the answer did not stream"
+        page.wait_for_timeout(1_500)
+        assert len(console.problems) - warned == 1 and f"{fault} disabled" in console.problems[-1], console.problems[warned:]
+        has_extension = page.evaluate("() => 'owuiCitations' in window")
+        shows_sources = page.locator(f"#message-{answer} .owc-sources").count() == 1
+        assert (has_extension, shows_sources) == {"boot": (False, False), "capture": (True, False),
+                                                  "persist": (True, True), "ui": (True, False)}[fault]
+        if fault in ("boot", "ui"):
+            assert page.locator("[class*='owc-']").count() == 0
+
+    # What the working modules did: under the ui fault capture and persist stored the sources,
+    # and Open WebUI shows them itself; under the others, nothing was stored.
+    page.wait_for_timeout(3_000)
+    chat = page.url.rstrip("/").split("/c/")[-1]
+    stored = stored_citation_events(stack, chat)
+    assert {fault: stored.get(answer, 0) for fault, answer in answers.items()} == {"boot": 0, "capture": 0, "persist": 0, "ui": 1}
+    expect(native_source_strip(page, answers["ui"])).to_have_count(1)
+
+    # A module failing mid-session: the UI, working after a reload, throws at the next hover
+    # once another tab has thrown the switch (the extension reads it again on that change).
+    page.evaluate("() => localStorage.removeItem('owc:fault')")
+    page.reload()
+    sources = page.locator(f"#message-{answers['ui']} .owc-sources")
+    expect(sources).to_have_count(1, timeout=15_000)
+    expect(native_source_strip(page, answers["ui"])).to_have_count(0)  # ours stands in for it
+    warned = len(console.problems)
+    other_tab = page.context.new_page()
+    other_tab.goto(f"{stack.webui_url}/static/favicon.png")
+    other_tab.evaluate("() => localStorage.setItem('owc:fault', 'ui')")
+    page.locator(f"#message-{answers['ui']} .owc-cite").first.hover()
+    expect(sources).to_have_count(0)
+    expect(native_source_strip(page, answers["ui"])).to_have_count(1)
+    expect(page.locator(f"#message-{answers['ui']} .owc-cite")).to_have_count(0)
+    expect(page.locator(f"#message-{answers['ui']} .markdown-prose button:visible")).not_to_have_count(0)  # Open WebUI's own
+    assert len(console.problems) - warned == 1 and "ui disabled" in console.problems[-1]
+    other_tab.evaluate("() => localStorage.removeItem('owc:fault')")

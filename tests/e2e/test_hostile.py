@@ -1,0 +1,155 @@
+"""Hostile sources (mock_server/scenarios/hostile: every script-injection payload in every
+title, URL, snippet and quote of every wire format) through a real Open WebUI: every preview,
+the list with "show all", every modal page forward and back, live and after a reload. Nothing
+may run: no dialog, no assignment to the canary, no `on*` attribute and no link other than
+http(s) or same-origin relative on anything the extension created (trap.py)."""
+
+import re
+from collections.abc import Iterator
+
+import pytest
+import yaml
+from playwright.sync_api import Browser, BrowserContext, Page
+
+from devstack.stack import Stack
+from mock_server.registry import BUILT_IN_SCENARIOS
+from mock_server.templates import Renderer
+from tests.e2e.egress import Egress
+from tests.e2e.owui import (Console, chat_id, last_answer_id, navigate_in_app, open_new_chat, open_new_chat_in_app, send,
+                            set_streaming, wait_for_citation_numbers)
+from tests.e2e.trap import Trap
+
+pytestmark = pytest.mark.e2e
+
+PAYLOADS: list[str] = Renderer({}).render(yaml.safe_load((BUILT_IN_SCENARIOS / "hostile" / "_payloads.yaml").read_text()))
+# Each format once, in the mode where its sources travel the most particular way: streamed for
+# Azure's first-chunk context, annotation-only chunks and the Responses API's events (which
+# Open WebUI relays only when streamed); whole bodies for the others.
+MODES = {
+    "streaming": ["hostile-azure-on-your-data", "hostile-grok2api-go", "hostile-openai-responses", "hostile-openai-url-citation"],
+    "non-streaming": ["hostile-answer-spans", "hostile-grok2api", "hostile-openrag", "hostile-perplexity"],
+}
+# Streamed, grok2api-go's titles come from three annotations only; every other format's are the payloads.
+TITLES_NOT_PAYLOADS = {"hostile-grok2api-go"}
+
+# In the page: "show all", every preview (the hover/focus event the extension listens to), then
+# the modal from the first source, through every page with "next" and back with "previous".
+OPEN_EVERYTHING = r"""async ([id, payloads]) => {
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+  const message = document.getElementById(`message-${id}`);
+  const list = message.querySelector('.owc-sources');
+  const report = { count: Number(list.dataset.owcCount), listed: 0, buttons: [], previews: 0, pages: 0, back: 0, shownTitles: 0 };
+  list.querySelector('.owc-more')?.click();
+  await tick();
+  report.listed = message.querySelectorAll('.owc-sources .owc-source').length;
+  for (const cite of message.querySelectorAll('.owc-cite')) {
+    if (cite.offsetParent === null) continue;
+    report.buttons.push(Number(cite.dataset.owcIndex));
+    cite.dispatchEvent(new PointerEvent('pointerover', { bubbles: true }));
+    if (document.querySelector('.owc-preview')) report.previews++;
+    cite.dispatchEvent(new PointerEvent('pointerout', { bubbles: true }));
+  }
+  // As the extension shows a title: a NUL byte (which Open WebUI does not store) as U+FFFD, trimmed.
+  const titles = new Set(payloads.map((p) => p.replaceAll('\0', '\uFFFD').trim()));
+  report.distinctTitles = titles.size;
+  const shown = new Set();
+  message.querySelector('.owc-sources .owc-source').click();
+  for (;;) {
+    const modal = document.querySelector('.owc-modal');
+    report.pages++;
+    const title = modal.querySelector('.owc-title').textContent.replace(/^\d+\. /, '');
+    if (titles.has(title)) shown.add(title);
+    const next = modal.querySelector('.owc-next');
+    if (next.disabled) break;
+    next.click();
+    if (report.pages % 25 === 0) await tick();
+  }
+  for (;;) {
+    const previous = document.querySelector('.owc-modal .owc-previous');
+    if (previous.disabled) break;
+    previous.click();
+    report.back++;
+  }
+  document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+  report.shownTitles = shown.size;
+  return report;
+}"""
+
+# Each producer number ([N], [docN]) → the number of the citation it names, as the extension
+# exposes its citations for debugging.
+NUMBER_OF_REF = """id => Object.fromEntries(window.owuiCitations.citations(id).flatMap((c) => c.refs.map((ref) => [ref, c.index])).reverse())"""
+
+
+def cited_numbers(page: Page, stack: Stack, chat: str, answer: str) -> list[int]:
+    """The citation numbers the answer's markers ask for, in reading order."""
+    with stack.api() as api:
+        content = api.get(f"/api/v1/chats/{chat}").json()["chat"]["history"]["messages"][answer]["content"]
+    number_of = page.evaluate(NUMBER_OF_REF, answer)
+    return [number_of[ref] for ref in re.findall(r"\[(?:doc)?(\d+)\]", content) if ref in number_of]
+
+
+@pytest.fixture
+def hostile_context(browser: Browser) -> Iterator[tuple[BrowserContext, Trap]]:
+    context = browser.new_context()
+    trap = Trap().install(context)
+    yield context, trap
+    context.close()
+
+
+def open_everything(page: Page, stack: Stack, chat: str, answer: str, model: str) -> None:
+    page.wait_for_selector(f"#message-{answer} .owc-sources", timeout=20_000)
+    cited = cited_numbers(page, stack, chat, answer) if model != "hostile-openrag" else []  # OpenRAG writes no markers
+    # Open WebUI redraws the answer once the stored sources reach it: wait for the buttons to settle.
+    assert wait_for_citation_numbers(page, answer, cited, timeout_ms=30_000) == cited, "a button shows another source than its marker cites"
+    report = page.evaluate(OPEN_EVERYTHING, [answer, PAYLOADS])
+    assert report["listed"] == report["pages"] == report["back"] + 1 == report["count"] > 0, report
+    assert report["previews"] == len(report["buttons"]) == len(cited), report
+    if model not in TITLES_NOT_PAYLOADS:  # every payload is on screen, as text
+        assert report["shownTitles"] == report["distinctTitles"], report
+
+
+def assert_nothing_ran(page: Page, trap: Trap) -> dict:
+    page.wait_for_timeout(1_000)  # an image's onerror, a meta refresh or a timer would have fired by now
+    audit = Trap.audit(page)
+    assert Trap.executions(page) == 0 and trap.dialogs == [], trap.dialogs
+    assert audit["problemCount"] == 0, audit["problems"]
+    return audit
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_hostile_sources_never_run_live_or_after_reload(hostile_context: tuple[BrowserContext, Trap], stack: Stack,
+                                                        egress: Egress, mode: str) -> None:
+    context, trap = hostile_context
+    models = MODES[mode]
+    set_streaming(stack, mode == "streaming")
+    page = context.new_page()
+    console = Console().watch(page)
+    chats: dict[str, tuple[str, str]] = {}
+    for position, model in enumerate(models):
+        if position == 0:
+            open_new_chat(page, stack, model)
+        else:
+            open_new_chat_in_app(page, model)
+        send(page)
+        answer = last_answer_id(page)
+        chats[model] = (chat_id(page), answer)
+        open_everything(page, stack, *chats[model], model)
+    assert_nothing_ran(page, trap)
+
+    page.reload()  # the stored sources, read back by the extension, must be as inert
+    for model, (chat, answer) in chats.items():
+        navigate_in_app(page, f"/c/{chat}")
+        open_everything(page, stack, chat, answer, model)
+    audit = assert_nothing_ran(page, trap)
+    assert audit["hrefs"] > 0  # links were made, and each was checked
+    assert console.problems == []
+
+    # A source's link opens in a new tab that cannot reach back into Open WebUI.
+    index = page.evaluate("id => window.owuiCitations.citations(id).find((c) => c.url?.startsWith('https://attacker.example/')).index", answer)
+    page.locator(f"#message-{answer} .owc-source[data-owc-index='{index}']").click()
+    context.route("https://attacker.example/**", lambda route: route.fulfill(body="<title>elsewhere</title>", content_type="text/html"))
+    with egress.expect(r"^https://attacker\.example/"):
+        with context.expect_page() as opened:
+            page.locator(".owc-modal a.owc-link").click()
+        opened.value.wait_for_load_state()
+        assert opened.value.evaluate("() => window.opener") is None
