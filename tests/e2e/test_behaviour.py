@@ -1,5 +1,5 @@
 """What the extension does around the answers: exactly-once storage across tabs and
-regenerations, nothing stored for temporary chats, phone width, dark theme, languages."""
+regenerations, nothing stored for temporary chats, nothing lost to a quick reload, phone width, dark theme, languages."""
 
 import re
 from pathlib import Path
@@ -76,6 +76,21 @@ def test_a_temporary_chat_shows_sources_but_stores_nothing(page: Page, stack: St
     assert wait_for_citation_numbers(page, answer, [1, 2, 1, 3]) == [1, 2, 1, 3]
     page.wait_for_timeout(2_000)
     assert stores == []
+
+
+def test_a_reload_the_moment_an_answer_finishes_loses_no_source(page: Page, stack: Stack) -> None:
+    """Sources are stored once the chat's writes settle, a second or more after the answer ends.
+    A user reloading in that moment gets them back from the page that opens next."""
+    set_streaming(stack, True)
+    open_new_chat(page, stack, "perplexity")
+    send(page)
+    answer = last_answer_id(page)
+    expect(page.locator(f"#message-{answer} .owc-sources button.owc-source")).to_have_count(3)
+    chat = chat_id(page)
+    page.reload()
+    assert wait_for_citation_numbers(page, answer, [1, 2, 3, 2]) == [1, 2, 3, 2]
+    expect(page.locator(f"#message-{answer} .owc-sources button.owc-source")).to_have_count(3)
+    assert stored_citation_events(stack, chat) == {answer: 1}
 
 
 def test_phone_width_dark_theme_and_german(browser: Browser, stack: Stack, screenshots: Path) -> None:

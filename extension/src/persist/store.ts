@@ -3,13 +3,15 @@
  * the page has written the chat back, by the tab that asked for the answer first (claims.ts),
  * under a lock shared by every tab of this browser (Web Locks), and only when the stored
  * chat does not hold them yet. Never for temporary chats, nor for sources Open WebUI stored
- * itself (its RAG, web search).
+ * itself (its RAG, web search). Until they are stored they wait in the outbox (outbox.ts), so
+ * that a reload in that moment loses nothing.
  */
 
 import type { ChatActivity } from '../capture/chat-activity.js';
 import type { Hub, MessageState } from '../capture/hub.js';
 import { fail, guard } from '../guard.js';
 import { createClaims, storeLock } from './claims.js';
+import { createOutbox, type Pending } from './outbox.js';
 import { hasStoredCitations, toNativeSource } from './shape.js';
 
 const isTemporary = (chatId: string): boolean => chatId.startsWith('local:') || chatId === 'local';
@@ -30,6 +32,7 @@ interface StoredMessage {
 export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatActivity): void {
   const started = new Set<string>();
   const claims = createClaims(CLAIM_MS);
+  const outbox = createOutbox(localStorage);
   activity.onAsk(guard('persist', claims.claim));
   const headers = (): Record<string, string> => ({
     'Content-Type': 'application/json',
@@ -53,28 +56,28 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
     await fetch(`/api/v1/chats/${chatId}/messages/${before}/event`, { method: 'POST', headers: headers(), body });
   }
 
-  async function store(state: MessageState): Promise<void> {
-    const chatId = state.chatId!;
-    const { citations } = hub.citations(state.messageId);
-    const body = JSON.stringify({ type: 'source', data: toNativeSource(citations) });
-    const url = `/api/v1/chats/${chatId}/messages/${state.messageId}/event`;
-    const work = async (): Promise<void> => {
+  /** `left`: what an earlier page left in the outbox; this page has no raw data to show it from. */
+  async function store({ chatId, messageId, body }: Pending, left = false): Promise<void> {
+    const url = `/api/v1/chats/${chatId}/messages/${messageId}/event`;
+    /** Whether the citations are stored (or were posted as often as it makes sense). */
+    const work = async (): Promise<boolean> => {
       let posts = 0;
       let settledAgain = false;
       let currentBefore: unknown = null;
       for (let attempt = 0; attempt < 20; attempt++) {
-        const { message, current } = await storedMessage(chatId, state.messageId);
+        const { message, current } = await storedMessage(chatId, messageId);
         if (message && hasStoredCitations(message.sources)) {
           // stored: by us, or by another tab
-          if (posts > 0) await keepCurrent(chatId, state.messageId, currentBefore, current);
-          return;
+          if (posts > 0) await keepCurrent(chatId, messageId, currentBefore, current);
+          if (left) hub.setStored(messageId, chatId, message);
+          return true;
         }
         // Open WebUI saves the finished message a moment after announcing it: wait for it.
         if (message && typeof message.content === 'string' && message.content !== '') {
           // Open WebUI appends each source read-modify-write: one written at the same moment
           // (its own url_citation sources, or the page writing the chat back) can erase ours.
           // Check again once the writes settle.
-          if (posts === 3) return;
+          if (posts === 3) return true;
           if (posts > 0 && !settledAgain) {
             // The page's next write, made from its copy that holds our source, may be putting
             // it back: posting it too would store it twice. Look again once the page is quiet.
@@ -91,14 +94,24 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
         }
         await pause(250);
       }
+      return false; // not saved yet, or not readable (signed out): left in the outbox
     };
-    if (claims.claimed(state.messageId)) {
-      // Stored while this page writes the chat back, our source would be erased or doubled (chat-activity.ts).
-      await activity.settled(chatId, SETTLE_TIMEOUT_MS);
-      await work().finally(() => claims.release(state.messageId));
-    } else if (navigator.locks) await navigator.locks.request(storeLock(state.messageId), work);
-    else await work();
+    let stored: boolean;
+    outbox.put({ chatId, messageId, body });
+    // Stored while a page writes the chat back, our source would be erased or doubled
+    // (chat-activity.ts): this page, or the one that left it in the outbox just before closing.
+    if (claims.claimed(messageId) || left) await activity.settled(chatId, SETTLE_TIMEOUT_MS);
+    if (claims.claimed(messageId)) stored = await work().finally(() => claims.release(messageId));
+    else if (navigator.locks) stored = await navigator.locks.request(storeLock(messageId), work);
+    else stored = await work();
+    if (stored) outbox.remove(messageId);
   }
+
+  const start = (pending: Pending, left = false): void => {
+    if (started.has(pending.messageId)) return;
+    started.add(pending.messageId);
+    void store(pending, left).catch((error: unknown) => fail('persist', error));
+  };
 
   hub.subscribe(guard('persist', (state: MessageState) => {
     if (!state.done || !state.chatId || started.has(state.messageId)) return;
@@ -106,7 +119,7 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
     if (isTemporary(state.chatId) || !format || format === 'open-webui' || citations.length === 0) {
       return claims.release(state.messageId);
     }
-    started.add(state.messageId);
-    void store(state).catch((error: unknown) => fail('persist', error));
+    start({ chatId: state.chatId, messageId: state.messageId, body: JSON.stringify({ type: 'source', data: toNativeSource(citations) }) });
   }));
+  for (const pending of outbox.left()) start(pending, true);
 }
