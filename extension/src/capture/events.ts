@@ -1,6 +1,7 @@
 /** Routes Open WebUI's socket `events` (chat id, message id, typed data) into the hub. */
 
 import type { Hub } from './hub.js';
+import { messageText } from './message-text.js';
 
 interface Envelope {
   chat_id?: unknown;
@@ -9,14 +10,6 @@ interface Envelope {
   data?: { type?: unknown; data?: unknown };
 }
 
-/** The final text of a `{done: true, output}` event (0.12) or its `content` (older lines). */
-function finalText(data: Record<string, unknown>): string | undefined {
-  if (typeof data.content === 'string') return data.content;
-  const output = Array.isArray(data.output) ? data.output : [];
-  const parts = output.flatMap((item) => (Array.isArray(item?.content) ? item.content : []));
-  const texts = parts.map((part: { text?: unknown }) => part?.text).filter((text): text is string => typeof text === 'string');
-  return texts.length ? texts.join('') : undefined;
-}
 
 export function routeEvent(hub: Hub, envelope: Envelope, onDirectRequest: (messageId: string, chatId: string | null) => void): void {
   const messageId = typeof envelope.message_id === 'string' ? envelope.message_id : null;
@@ -28,7 +21,7 @@ export function routeEvent(hub: Hub, envelope: Envelope, onDirectRequest: (messa
   if (typeof data !== 'object' || data === null) return;
   const record = data as Record<string, unknown>;
   if (type === 'chat:completion' || type === 'response:completion') {
-    if (record.done === true) hub.finish(messageId, finalText(record));
+    if (record.done === true) hub.finish(messageId, messageText(record));
     else if (record.type !== 'response.output_text.delta') hub.add(messageId, chatId, record);
   } else if ((type === 'source' || type === 'citation') && record.type !== 'code_execution') {
     hub.add(messageId, chatId, { type: 'source', data: record });

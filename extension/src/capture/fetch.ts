@@ -13,7 +13,7 @@ const CHAT = /\/api\/v1\/chats\/([0-9a-f-]{36})$/;
 
 interface StoredChat {
   id?: string;
-  chat?: { history?: { messages?: Record<string, { role?: string; content?: unknown; sources?: unknown; done?: unknown }> } };
+  chat?: { history?: { messages?: Record<string, { role?: string; content?: unknown; output?: unknown; sources?: unknown; done?: unknown }> } };
 }
 
 function readStoredChat(hub: Hub, chat: StoredChat): void {

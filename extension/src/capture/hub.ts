@@ -4,6 +4,7 @@
  */
 
 import { createAccumulator, extractCitations, type Accumulator, type ExtractResult } from '../core/index.js';
+import { messageText } from './message-text.js';
 
 export interface MessageState {
   messageId: string;
@@ -27,7 +28,7 @@ export interface Hub {
   /** Raw data seen for a message: a chunk, a body, a source event. */
   add(messageId: string, chatId: string | null, payload: unknown): void;
   /** The message as stored by Open WebUI (GET /api/v1/chats/<id>). */
-  setStored(messageId: string, chatId: string, message: { content?: unknown; sources?: unknown; done?: unknown }): void;
+  setStored(messageId: string, chatId: string, message: { content?: unknown; output?: unknown; sources?: unknown; done?: unknown }): void;
   finish(messageId: string, content?: string): void;
   citations(messageId: string): ExtractResult;
   subscribe(listener: Listener): () => void;
@@ -69,7 +70,8 @@ export function createHub(locale: () => string): Hub {
       entry.stored = Array.isArray(message.sources) ? extractCitations({ sources: message.sources }, { locale: locale() }) : null;
       // The app reloads a chat while an answer may still stream: a stored copy can be older
       // than what this page already saw, and is finished only when Open WebUI says so.
-      if (typeof message.content === 'string' && message.content.length >= entry.content.length) entry.content = message.content;
+      const text = messageText(message);
+      if (text !== undefined && text.length >= entry.content.length) entry.content = text;
       entry.done ||= message.done !== false;
       changed(entry);
     },

@@ -8,6 +8,7 @@
  */
 
 import type { ChatActivity } from '../capture/chat-activity.js';
+import { messageText } from '../capture/message-text.js';
 import type { Hub, MessageState } from '../capture/hub.js';
 import { fail, guard } from '../guard.js';
 import { createClaims, storeLock } from './claims.js';
@@ -26,6 +27,7 @@ const CLAIM_MS = 5 * 60_000;
 
 interface StoredMessage {
   content?: unknown;
+  output?: unknown;
   sources?: unknown;
 }
 
@@ -73,7 +75,7 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
           return true;
         }
         // Open WebUI saves the finished message a moment after announcing it: wait for it.
-        if (message && typeof message.content === 'string' && message.content !== '') {
+        if (message && messageText(message)) {
           // Open WebUI appends each source read-modify-write: one written at the same moment
           // (its own url_citation sources, or the page writing the chat back) can erase ours.
           // Check again once the writes settle.
