@@ -31,3 +31,17 @@ def gap_for(model: str, stream: bool, version: tuple[int, ...]) -> Gap | None:
     """The limit that keeps a scenario's sources from the browser on this version, if any (the oldest first)."""
     found = [g for g in GAPS if g.model == model and stream in g.streams and (g.before is None or version < g.before)]
     return min(found, key=lambda g: g.before or (999,), default=None)
+
+
+# Measured 2026-11-23 with the extension switched off (`owc:fault=boot`, nothing of it runs):
+# 3 of 5 runs of one non-streamed answer on 0.10.2 never left the loading state, alone or after
+# other tests; the same runs streamed always finished. The answer is stored, and shown after a
+# reload. 0.9.6 and 0.11.4 do not do it.
+STALLED_NON_STREAMED = (
+    "Open WebUI 0.10 itself sometimes leaves a non-streamed answer loading for good (3 of 5 runs with the "
+    "extension switched off); after a reload it shows the stored answer, and the extension its sources.")
+
+
+def stall_for(stream: bool, version: tuple[int, ...]) -> str | None:
+    """Open WebUI's own way of not finishing an answer on this version, if any."""
+    return STALLED_NON_STREAMED if not stream and version[:2] == (0, 10) else None

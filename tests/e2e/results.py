@@ -1,7 +1,8 @@
 """Pytest hooks: every run of the end-to-end tests writes what it found, per test, to
 test-results/e2e-<Open WebUI version>.json, the input of the compatibility table
 (scripts/compat_table.py). A test says how far it got with `record_property("phase", …)` and
-names an asserted limit of Open WebUI with `record_property("gap", reason)`."""
+names an asserted limit of Open WebUI with `record_property("gap", reason)`, and an answer that
+Open WebUI itself left unfinished (shown after a reload) with `record_property("stall", reason)`."""
 
 import datetime
 import json
@@ -47,7 +48,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
             "params": {k: v for k, v in (params.params if params else {}).items() if isinstance(v, (str, bool))},
             "outcome": report.outcome,
             "phase": properties.get("phase", "live"),
-            **({"gap": properties["gap"]} if "gap" in properties else {}),
+            **{key: properties[key] for key in ("gap", "stall") if key in properties},
             **({"error": failure(report)} if report.failed else {}),
             "seconds": round(report.duration, 1),
         })
