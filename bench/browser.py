@@ -95,9 +95,12 @@ def attribute(profile: dict[str, Any]) -> dict[str, Any]:
 
 
 @contextmanager
-def open_tab(browser: Browser, mode: Mode, bundle: Path = BUNDLE) -> Iterator[Tab]:
+def open_tab(browser: Browser, mode: Mode, bundle: Path = BUNDLE, fault: str | None = None) -> Iterator[Tab]:
+    """``fault``: an extension module switched off (its `owc:fault` switch), to weigh its part."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     context.add_init_script(path=str(PROBE))
+    if fault:
+        context.add_init_script(f"localStorage.setItem('owc:fault', {fault!r})")
 
     body = bundle.read_bytes() if mode == "with" else b""
 
