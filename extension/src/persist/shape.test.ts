@@ -32,6 +32,16 @@ test('Open WebUI\'s own view of the stored event reads sensibly', () => {
   assert.equal(stored.distances, undefined); // a reranker score is never shown as a percentage
 });
 
+test('two sources of one name are stored under distinct names, so Open WebUI 0.6–0.7 numbers its buttons as we do', () => {
+  const chunks = extractCitations({ extra: JSON.stringify({ sources: [
+    { source_type: 'document', chunk_url: 'https://rag.example/extract/1', filename: 'r.pdf', page: 3 },
+    { source_type: 'document', chunk_url: 'https://rag.example/extract/2', filename: 'r.pdf', page: 7 },
+  ] }) }).citations;
+  const stored = toNativeSource(chunks);
+  assert.deepEqual(stored.metadata.map((m) => m.name), ['r.pdf', 'r.pdf (2)']);
+  assert.deepEqual(extractCitations({ sources: [stored] }).citations.map((c) => c.title), ['r.pdf', 'r.pdf']);
+});
+
 /** What Open WebUI keeps of a stored event: it drops NUL bytes and lone surrogates (sanitize_text_for_db). */
 const afterOpenWebuiStores = (value: unknown): unknown =>
   JSON.parse(JSON.stringify(value).replace(/\\u0000|\\ud[89ab][0-9a-f]{2}(?!\\ud[c-f])|(?<!\\ud[89ab][0-9a-f]{2})\\ud[c-f][0-9a-f]{2}/gi, ''));

@@ -8,7 +8,7 @@
  * differently.
  */
 
-import type { Citation } from '../core/index.js';
+import { distinctNames, type Citation } from '../core/index.js';
 
 /** Open WebUI's inline buttons in reading order, those we hid (replaced) included. */
 export function nativeInlineButtons(root: Element): HTMLButtonElement[] {
@@ -27,7 +27,8 @@ export function nativeStrip(container: Element): HTMLElement | null {
 }
 
 /** How Open WebUI shows a source's name on a button (`SourceToken.svelte`, unchanged 0.6–0.12):
- * a URL as its domain, and a name over 30 characters as its first 15 … last 10. */
+ * a URL as its domain, and a name over 30 characters as its first 15 … last 10; trimmed, as
+ * `shownOn` reads it (a name starting with a space or a tab is cut before it is trimmed). */
 export function displayedName(name: string): string {
   let shown = name;
   try {
@@ -39,7 +40,7 @@ export function displayedName(name: string): string {
     shown = shown.replace('http://', '').replace('https://', '').split(/[/?#]/)[0]!;
     if (shown.startsWith('www.')) shown = shown.slice(4);
   }
-  return shown.length > 30 ? `${shown.slice(0, 15)}...${shown.slice(-10)}` : shown;
+  return (shown.length > 30 ? `${shown.slice(0, 15)}...${shown.slice(-10)}` : shown).trim();
 }
 
 /** What a native inline button shows: a source's name, and how many more sources it groups. */
@@ -59,8 +60,9 @@ function byShownName(citations: readonly Citation[]): Map<string, Citation[]> {
   let names = namesOf.get(citations);
   if (!names) {
     names = new Map();
-    for (const citation of citations) {
-      const shown = new Set([citation.title, citation.url].filter((name): name is string => !!name).map(displayedName));
+    const stored = distinctNames(citations); // the names Open WebUI got, when we stored them
+    for (const [i, citation] of citations.entries()) {
+      const shown = new Set([stored[i], citation.title, citation.url].filter((name): name is string => !!name).map(displayedName));
       for (const name of shown) names.set(name, [...(names.get(name) ?? []), citation]);
     }
     namesOf.set(citations, names);
