@@ -34,9 +34,9 @@ def gap_for(model: str, stream: bool, version: tuple[int, ...]) -> Gap | None:
 
 
 # Measured 2026-11-23 with the extension switched off (`owc:fault=boot`, nothing of it runs):
-# 3 of 5 runs of one non-streamed answer on 0.10.2 never left the loading state, alone or after
-# other tests; the same runs streamed always finished. The answer is stored, and shown after a
-# reload. 0.9.6 and 0.11.4 do not do it.
+# 3 of 5 runs of one non-streamed answer (openrag, alone in the session) on 0.10.2 never left the
+# loading state; the streamed answers observed alongside always finished. The answer is stored,
+# and shown after a reload. Measured on 0.10.2 only.
 STALLED_NON_STREAMED = (
     "Open WebUI 0.10 itself sometimes leaves a non-streamed answer loading for good (3 of 5 runs with the "
     "extension switched off); after a reload it shows the stored answer, and the extension its sources.")
