@@ -1,8 +1,8 @@
 /**
- * Citations waiting to be stored, kept in localStorage until they are: an answer is stored a
- * second or more after it finishes (store.ts waits for the chat's writes to settle), and a
- * reload or a closed tab in that moment would otherwise lose them for good. The next page of
- * Open WebUI, in any tab, stores what is left here.
+ * Citations a page could not store before it went away, kept in localStorage: an answer is
+ * stored a second or more after it finishes (store.ts waits for the chat's writes to settle),
+ * and a reload or a closed tab in that moment would otherwise lose them for good. The next page
+ * of Open WebUI, in any tab, stores what is left here.
  */
 
 const PREFIX = 'owui-citations:outbox:';

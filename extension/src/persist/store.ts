@@ -3,8 +3,8 @@
  * the page has written the chat back, by the tab that asked for the answer first (claims.ts),
  * under a lock shared by every tab of this browser (Web Locks), and only when the stored
  * chat does not hold them yet. Never for temporary chats, nor for sources Open WebUI stored
- * itself (its RAG, web search). Until they are stored they wait in the outbox (outbox.ts), so
- * that a reload in that moment loses nothing.
+ * itself (its RAG, web search). A page that goes away before they are stored leaves them in the
+ * outbox (outbox.ts), for the next page to store: a reload in that moment loses nothing.
  */
 
 import type { ChatActivity } from '../capture/chat-activity.js';
@@ -35,6 +35,10 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
   const started = new Set<string>();
   const claims = createClaims(CLAIM_MS);
   const outbox = createOutbox(localStorage);
+  // Started and not stored yet: written to the outbox only if the page goes away meanwhile (a
+  // write per answer would cost every answer; 5 ms for 400 sources).
+  const unsaved = new Map<string, Pending>();
+  window.addEventListener('pagehide', guard('persist', () => unsaved.forEach(outbox.put)));
   activity.onAsk(guard('persist', claims.claim));
   const headers = (): Record<string, string> => ({
     'Content-Type': 'application/json',
@@ -96,17 +100,19 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
         }
         await pause(250);
       }
-      return false; // not saved yet, or not readable (signed out): left in the outbox
+      return false; // not saved yet, or not readable (signed out): for the outbox
     };
     let stored: boolean;
-    outbox.put({ chatId, messageId, body });
+    unsaved.set(messageId, { chatId, messageId, body });
     // Stored while a page writes the chat back, our source would be erased or doubled
     // (chat-activity.ts): this page, or the one that left it in the outbox just before closing.
     if (claims.claimed(messageId) || left) await activity.settled(chatId, SETTLE_TIMEOUT_MS);
     if (claims.claimed(messageId)) stored = await work().finally(() => claims.release(messageId));
     else if (navigator.locks) stored = await navigator.locks.request(storeLock(messageId), work);
     else stored = await work();
-    if (stored) outbox.remove(messageId);
+    if (!stored) return;
+    unsaved.delete(messageId);
+    outbox.remove(messageId);
   }
 
   const start = (pending: Pending, left = false): void => {
