@@ -10,7 +10,6 @@ interface Envelope {
   data?: { type?: unknown; data?: unknown };
 }
 
-
 export function routeEvent(hub: Hub, envelope: Envelope, onDirectRequest: (messageId: string, chatId: string | null) => void): void {
   const messageId = typeof envelope.message_id === 'string' ? envelope.message_id : null;
   const chatId = typeof envelope.chat_id === 'string' ? envelope.chat_id : null;

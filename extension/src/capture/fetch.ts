@@ -7,13 +7,13 @@
 
 import { guard } from '../guard.js';
 import type { ChatActivity } from './chat-activity.js';
-import type { Hub } from './hub.js';
+import type { Hub, StoredMessage } from './hub.js';
 
 const CHAT = /\/api\/v1\/chats\/([0-9a-f-]{36})$/;
 
 interface StoredChat {
   id?: string;
-  chat?: { history?: { messages?: Record<string, { role?: string; content?: unknown; output?: unknown; sources?: unknown; done?: unknown }> } };
+  chat?: { history?: { messages?: Record<string, StoredMessage & { role?: string }> } };
 }
 
 function readStoredChat(hub: Hub, chat: StoredChat): void {

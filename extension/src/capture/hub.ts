@@ -23,12 +23,20 @@ export interface MessageState {
 
 type Listener = (state: MessageState) => void;
 
+/** A message as Open WebUI stores it (GET /api/v1/chats/<id>), the fields read from it. */
+export interface StoredMessage {
+  content?: unknown;
+  output?: unknown;
+  sources?: unknown;
+  done?: unknown;
+}
+
 export interface Hub {
   get(messageId: string): MessageState | undefined;
   /** Raw data seen for a message: a chunk, a body, a source event. */
   add(messageId: string, chatId: string | null, payload: unknown): void;
   /** The message as stored by Open WebUI (GET /api/v1/chats/<id>). */
-  setStored(messageId: string, chatId: string, message: { content?: unknown; output?: unknown; sources?: unknown; done?: unknown }): void;
+  setStored(messageId: string, chatId: string, message: StoredMessage): void;
   finish(messageId: string, content?: string): void;
   citations(messageId: string): ExtractResult;
   subscribe(listener: Listener): () => void;

@@ -9,7 +9,7 @@
 
 import type { ChatActivity } from '../capture/chat-activity.js';
 import { messageText } from '../capture/message-text.js';
-import type { Hub, MessageState } from '../capture/hub.js';
+import type { Hub, MessageState, StoredMessage } from '../capture/hub.js';
 import { fail, guard } from '../guard.js';
 import { createClaims, storeLock } from './claims.js';
 import { createOutbox, type Pending } from './outbox.js';
@@ -24,12 +24,6 @@ const RESTORE_QUIET_MS = 5000;
 const RESTORE_TIMEOUT_MS = 60_000;
 // An answer that streams longer than this no longer keeps the other tabs from storing it.
 const CLAIM_MS = 5 * 60_000;
-
-interface StoredMessage {
-  content?: unknown;
-  output?: unknown;
-  sources?: unknown;
-}
 
 export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatActivity): void {
   const started = new Set<string>();
