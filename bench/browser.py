@@ -20,8 +20,16 @@ Mode = Literal["with", "without"]
 PROBE = Path(__file__).with_name("probe.js")
 BUNDLE = ROOT / "extension" / "dist" / "owui-citations.js"
 EXTENSION_URL = "/static/loader.js"
-# Native calls that the extension's wrappers make on the app's behalf: the app's own cost.
-APP_CALLS = {"fetch", "WebSocket", "open"}
+# Native calls that the extension's hooks make on the app's behalf: the app's own cost.
+HOOKED_CALLS = {"fetch", "setAttribute", "open"}
+
+
+def made_for_the_app(native: str, caller: str) -> bool:
+    """Whether a native call under an extension frame is the app's own, through one of the
+    extension's hooks (its fetch, its XHR open, its setAttribute through the favicon guard), not
+    one the extension makes for itself: a hook is named after what it wraps ("window.fetch",
+    "….Element.setAttribute"). Only the app opens WebSockets."""
+    return native == "WebSocket" or (native in HOOKED_CALLS and caller.endswith(native))
 
 
 @dataclass
@@ -62,7 +70,7 @@ class Tab:
 def attribute(profile: dict[str, Any]) -> dict[str, Any]:
     """A sample belongs to the script of its innermost JavaScript frame; native frames (DOM
     calls, regular expressions) count for the JavaScript that called them, except the calls
-    the extension's hooks make for the app (the page's own fetch). Also returns the
+    the extension's hooks make for the app (made_for_the_app). Also returns the
     extension's time per function (its innermost frame), to find what to fix."""
     nodes = {node["id"]: node for node in profile["nodes"]}
     parent = {child: node["id"] for node in profile["nodes"] for child in node.get("children", [])}
@@ -87,7 +95,9 @@ def attribute(profile: dict[str, Any]) -> dict[str, Any]:
         # "(idle)" and the bare root are the main thread waiting.
         if frame["url"] or frame["functionName"] not in ("(idle)", "(root)"):
             busy += delta_us
-        if frame["url"].endswith(EXTENSION_URL) and nodes[node_id]["callFrame"]["functionName"] not in APP_CALLS:
+        call = nodes[node_id]["callFrame"]
+        for_the_app = not call["url"] and made_for_the_app(call["functionName"], frame["functionName"])
+        if frame["url"].endswith(EXTENSION_URL) and not for_the_app:
             extension += delta_us
             functions[f"{frame['functionName'] or '(anonymous)'}:{frame['lineNumber'] + 1}:{frame['columnNumber'] + 1}"] += delta_us
     top = {name: round(us / 1000, 2) for name, us in functions.most_common(8)}

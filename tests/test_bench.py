@@ -23,3 +23,26 @@ def test_benchmark_smoke_run_measures_every_figure(tmp_path: Path) -> None:
     assert all(row["with_median"] is not None for row in rows), [r["metric"] for r in rows if r["with_median"] is None]
     compared = [row for row in rows if row["target"].startswith(("ratio", "added"))]
     assert compared and all(row["without_median"] is not None and row["passed"] is not None for row in compared)
+
+
+def test_the_apps_calls_through_the_extensions_hooks_count_for_the_app() -> None:
+    """The page's own fetch and setAttribute go through the extension's hooks: their native
+    time is Open WebUI's. The extension's own fetch (storing sources) and DOM calls are its."""
+    from bench.browser import attribute
+
+    def frame(node_id: int, name: str, url: str, children: list[int]) -> dict:
+        return {"id": node_id, "callFrame": {"functionName": name, "url": url, "lineNumber": 0, "columnNumber": node_id},
+                "children": children}
+
+    loader, app = "http://owui/static/loader.js", "http://owui/_app/immutable/chunk.js"
+    profile = {"nodes": [
+        frame(1, "(root)", "", [2, 4, 6, 8, 10]),
+        frame(2, "window.fetch", loader, [3]), frame(3, "fetch", "", []),  # the app's request, through our hook
+        frame(4, "storedMessage", loader, [5]), frame(5, "fetch", "", []),  # our own request
+        frame(6, "St.Element.setAttribute", loader, [7]), frame(7, "setAttribute", "", []),  # the app's attribute
+        frame(8, "el", loader, [9]), frame(9, "setAttribute", "", []),  # ours, on our own button
+        frame(10, "render", app, []),
+    ], "samples": [3, 5, 7, 9, 10, 2], "timeDeltas": [1000, 2000, 4000, 8000, 16000, 32000]}
+    measured = attribute(profile)
+    assert measured["extension_ms"] == 2 + 8 + 32  # our fetch, our setAttribute, the hook's own JavaScript
+    assert measured["busy_ms"] == 63

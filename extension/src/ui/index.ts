@@ -31,10 +31,9 @@ export function startUi(hub: Hub, signal: AbortSignal): void {
     const { citations } = hub.citations(id);
     applyToMessage(message, id, citations, state.content || state.accumulator.text(), state.done);
   }), signal, (message) => {
-    // An answer that just finished: its buttons are drawn at once. Answers of a
-    // chat being opened wait for idle time, so that Open WebUI paints the chat first.
     const state = hub.get(messageId(message) ?? '');
-    return state?.live === true && state.done;
+    if (!state?.live) return 'idle'; // a chat being opened
+    return state.done ? 'now' : 'streaming';
   });
 
   hub.subscribe((state) => {

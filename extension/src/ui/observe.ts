@@ -2,16 +2,29 @@
  * One MutationObserver for the chat: a mutation only marks its message as pending (a cheap
  * lookup), and pending messages are handled together: in the next task when one of them has
  * just finished (its buttons appear with its final text; not requestAnimationFrame, which a
- * hidden or background page never runs), else when the browser is idle (a streaming answer
- * changes at every token).
+ * hidden or background page never runs); at most every STREAMING_PASS_MS, when the browser is
+ * idle, while one streams (it changes at every token, and only its source list can change);
+ * else when the browser is idle (a chat being opened: Open WebUI paints it first).
  */
 
 const MESSAGE = /^message-(.+)$/;
+const STREAMING_PASS_MS = 200;
+
+/** When a message's pass runs: see above. */
+export type Timing = 'now' | 'streaming' | 'idle';
+
+// A streamed token changes the same few nodes of one answer: a node found in an answer is
+// not looked up again (Svelte does not move a node from one message to another).
+const answerOf = new WeakMap<Node, HTMLElement>();
 
 function messageOf(node: Node): HTMLElement | null {
+  const known = answerOf.get(node);
+  if (known) return known;
   const element = node instanceof Element ? node : node.parentElement;
   const message = element?.closest<HTMLElement>('[id^="message-"]');
-  return message && message.querySelector('.chat-assistant') !== null ? message : null;
+  if (!message || message.querySelector('.chat-assistant') === null) return null;
+  answerOf.set(node, message);
+  return message;
 }
 
 export function messageId(message: HTMLElement): string | null {
@@ -21,7 +34,7 @@ export function messageId(message: HTMLElement): string | null {
 export function observeMessages(
   handle: (message: HTMLElement) => void,
   signal: AbortSignal,
-  isFinished: (message: HTMLElement) => boolean,
+  timing: (message: HTMLElement) => Timing,
 ): (message: HTMLElement) => void {
   const pending = new Set<HTMLElement>();
   let idleScheduled = false;
@@ -35,29 +48,37 @@ export function observeMessages(
   };
   const schedule = (message: HTMLElement): void => {
     pending.add(message);
-    if (isFinished(message)) {
-      if (!soonScheduled) {
-        soonScheduled = true;
-        setTimeout(run, 0);
-      }
+    if (soonScheduled) return; // every pending message is handled in the next task
+    const when = timing(message);
+    if (when === 'now') {
+      soonScheduled = true;
+      setTimeout(run, 0);
     } else if (!idleScheduled) {
       idleScheduled = true;
-      idle(run, { timeout: 40 });
+      if (when === 'streaming') setTimeout(() => idle(run, { timeout: 40 }), STREAMING_PASS_MS);
+      else idle(run, { timeout: 40 });
     }
   };
   const observer = new MutationObserver((records) => {
+    // A streamed token brings many records of the same few nodes: each node is looked up once,
+    // each message scheduled once.
+    const messageAt = new Map<Node, HTMLElement | null>();
+    const changed = new Set<HTMLElement>();
     for (const record of records) {
-      const message = messageOf(record.target);
-      if (message) schedule(message);
+      let message = messageAt.get(record.target);
+      if (message === undefined) messageAt.set(record.target, (message = messageOf(record.target)));
+      if (message) changed.add(message);
       else if (record.addedNodes.length) {
         // A chat opened or navigated to: all its messages at once.
         for (const node of record.addedNodes) {
           if (!(node instanceof HTMLElement)) continue;
           const messages = node.matches('[id^="message-"]') ? [node] : node.querySelectorAll<HTMLElement>('[id^="message-"]');
-          messages.forEach((m) => messageOf(m) && schedule(m));
+          messages.forEach((m) => messageOf(m) && changed.add(m));
         }
       }
     }
+    // A pending message needs nothing more: when it finishes, the hub's change schedules it again.
+    changed.forEach((message) => pending.has(message) || schedule(message));
   });
   observer.observe(document.body, { childList: true, subtree: true, characterData: true });
   signal.addEventListener('abort', () => observer.disconnect());
