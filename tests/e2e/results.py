@@ -56,13 +56,23 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
+    """A run of some tests updates theirs and keeps the others' last results: running one test
+    again does not lose a whole matrix run."""
     if not _records:
         return
     version = installed_version(OWUI_VENV)
+    path = results_path(version)
+    try:
+        earlier = json.loads(path.read_text())["tests"]
+    except (OSError, ValueError, KeyError, TypeError):
+        earlier = []
+    today = datetime.date.today().isoformat()
+    fresh = {record["test"]: {**record, "date": today} for record in _records}
+    tests = [test for test in earlier if test.get("test") not in fresh] + list(fresh.values())
     RESULTS_DIR.mkdir(exist_ok=True)
-    results_path(version).write_text(json.dumps({
+    path.write_text(json.dumps({
         "open_webui": version,
-        "date": datetime.date.today().isoformat(),
-        "selection": " ".join(session.config.invocation_params.args),
-        "tests": _records,
+        "date": min(test.get("date", today) for test in tests),  # of the oldest result kept
+        "selection": " ".join(session.config.invocation_params.args),  # of the last run
+        "tests": tests,
     }, indent=1) + "\n")

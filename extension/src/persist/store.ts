@@ -39,21 +39,25 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
     Authorization: `Bearer ${localStorage.getItem('token') ?? ''}`,
   });
 
-  /** The message as stored, and which message the stored chat opens at (its `currentId`). */
-  async function storedMessage(chatId: string, messageId: string): Promise<{ message: StoredMessage | null; current: unknown }> {
+  /** The message as stored; which message the stored chat opens at (its `currentId`); and the
+   * newest message of the chat (messages are kept in the order they were created). */
+  async function storedMessage(chatId: string, messageId: string): Promise<{ message: StoredMessage | null; current: unknown; newest: string | undefined }> {
     const response = await fetch(`/api/v1/chats/${chatId}`, { headers: headers() });
-    if (!response.ok) return { message: null, current: null };
+    if (!response.ok) return { message: null, current: null, newest: undefined };
     const history = (await response.json())?.chat?.history;
-    return { message: history?.messages?.[messageId] ?? null, current: history?.currentId };
+    const messages: Record<string, StoredMessage> = history?.messages ?? {};
+    return { message: messages[messageId] ?? null, current: history?.currentId, newest: Object.keys(messages).at(-1) };
   }
 
   /** Up to 0.10 Open WebUI makes the message an event is stored on the chat's current one, so
-   * the chat would open at that older answer, hiding the later ones: an empty text event on the
-   * message that was current puts it back, and changes nothing else. */
-  async function keepCurrent(chatId: string, messageId: string, before: unknown, after: unknown): Promise<void> {
-    if (after !== messageId || typeof before !== 'string' || before === messageId) return;
+   * the chat would open at that older answer (one regenerated since, say), hiding the later
+   * ones: an empty text event on the newest message puts the chat back there, and changes
+   * nothing else. Not the message current before our event: the page may not have written its
+   * newer current yet when we read it (measured on 0.8.12, a regenerated last answer). */
+  async function keepCurrent(chatId: string, messageId: string, current: unknown, newest: string | undefined): Promise<void> {
+    if (current !== messageId || newest === undefined || newest === messageId) return;
     const body = JSON.stringify({ type: 'message', data: { content: '' } });
-    await fetch(`/api/v1/chats/${chatId}/messages/${before}/event`, { method: 'POST', headers: headers(), body });
+    await fetch(`/api/v1/chats/${chatId}/messages/${newest}/event`, { method: 'POST', headers: headers(), body });
   }
 
   /** `left`: what an earlier page left in the outbox; this page has no raw data to show it from. */
@@ -63,12 +67,10 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
     const work = async (): Promise<boolean> => {
       let posts = 0;
       let settledAgain = false;
-      let currentBefore: unknown = null;
       for (let attempt = 0; attempt < 20; attempt++) {
-        const { message, current } = await storedMessage(chatId, messageId);
+        const { message } = await storedMessage(chatId, messageId);
         if (message && hasStoredCitations(message.sources)) {
           // stored: by us, or by another tab
-          if (posts > 0) await keepCurrent(chatId, messageId, currentBefore, current);
           if (left) hub.setStored(messageId, chatId, message);
           return true;
         }
@@ -87,8 +89,10 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
           }
           posts++;
           settledAgain = false;
-          currentBefore = current;
           await fetch(url, { method: 'POST', headers: headers(), body });
+          // At once: a page closed or reloaded a second later must not leave the chat opening there.
+          const { current, newest } = await storedMessage(chatId, messageId);
+          await keepCurrent(chatId, messageId, current, newest);
           await pause(1000);
           continue;
         }
