@@ -19,11 +19,23 @@ class Gap:
     before: tuple[int, ...] | None = None  # only in Open WebUI versions older than this one
 
 
+# Measured 2026-11-23: in a chat, 0.8.12 answers hostile-azure-on-your-data streamed with the error
+# "Chunk too big" and nothing else, while it relays hostile-openai-url-citation's 70 KB line. Sent
+# to /api/chat/completions, 0.6.43 to 0.10.2 log `ValueError: Chunk too big` (aiohttp's line reader)
+# for the 264 KB line and stop the stream; 0.11.4 and 0.12.4 relay it whole.
+LONG_STREAM_LINES_SINCE = (0, 11, 0)
+LONG_STREAM_LINE_ERROR = "Chunk too big"
+LONG_STREAM_LINE = (
+    "Open WebUI up to 0.10 reads a streamed answer line by line with aiohttp's reader, which gives up on a very "
+    "long line (`ValueError: Chunk too big`): the answer is that error, with or without the extension. This "
+    "scenario sends its sources in one line of 264 KB (Azure's `context`); a 70 KB line passes.")
+
 GAPS = [
     Gap("openai-responses", "Open WebUI converts a non-streamed Responses body into a chat completion and keeps only "
         "its text (routers/openai.py, convert_responses_result): the annotations never reach the browser.",
         streams=(False,)),
     Gap("openai-responses", NO_RESPONSES_CONNECTION, before=RESPONSES_CONNECTION_SINCE),
+    Gap("hostile-azure-on-your-data", LONG_STREAM_LINE, streams=(True,), before=LONG_STREAM_LINES_SINCE),
 ]
 
 
