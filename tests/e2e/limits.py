@@ -28,14 +28,16 @@ LONG_STREAM_LINE_ERROR = "Chunk too big"
 LONG_STREAM_LINE = (
     "Open WebUI up to 0.10 reads a streamed answer line by line with aiohttp's reader, which gives up on a very "
     "long line (`ValueError: Chunk too big`): the answer is that error, with or without the extension. This "
-    "scenario sends its sources in one line of 264 KB (Azure's `context`); a 70 KB line passes.")
+    "scenario sends its sources in one line of 264 KB or more (Azure's `context`, OpenRAG's `extra`); a 70 KB "
+    "line passes.")
 
 GAPS = [
     Gap("openai-responses", "Open WebUI converts a non-streamed Responses body into a chat completion and keeps only "
         "its text (routers/openai.py, convert_responses_result): the annotations never reach the browser.",
         streams=(False,)),
     Gap("openai-responses", NO_RESPONSES_CONNECTION, before=RESPONSES_CONNECTION_SINCE),
-    Gap("hostile-azure-on-your-data", LONG_STREAM_LINE, streams=(True,), before=LONG_STREAM_LINES_SINCE),
+    *(Gap(model, LONG_STREAM_LINE, streams=(True,), before=LONG_STREAM_LINES_SINCE)
+      for model in ("hostile-azure-on-your-data", "malformed-openrag-10000-sources", "malformed-openrag-10-mb")),
 ]
 
 
