@@ -17,6 +17,7 @@ class Gap:
     reason: str
     streams: tuple[bool, ...] = (True, False)
     before: tuple[int, ...] | None = None  # only in Open WebUI versions older than this one
+    shows: str | None = None  # what Open WebUI shows instead of the answer, if it shows an error
 
 
 # Measured 2026-11-23: in a chat, 0.8.12 answers hostile-azure-on-your-data streamed with the error
@@ -24,7 +25,6 @@ class Gap:
 # to /api/chat/completions, 0.6.43 to 0.10.2 log `ValueError: Chunk too big` (aiohttp's line reader)
 # for the 264 KB line and stop the stream; 0.11.4 and 0.12.4 relay it whole.
 LONG_STREAM_LINES_SINCE = (0, 11, 0)
-LONG_STREAM_LINE_ERROR = "Chunk too big"
 LONG_STREAM_LINE = (
     "Open WebUI up to 0.10 reads a streamed answer line by line with aiohttp's reader, which gives up on a very "
     "long line (`ValueError: Chunk too big`): the answer is that error, with or without the extension. This "
@@ -35,8 +35,9 @@ GAPS = [
     Gap("openai-responses", "Open WebUI converts a non-streamed Responses body into a chat completion and keeps only "
         "its text (routers/openai.py, convert_responses_result): the annotations never reach the browser.",
         streams=(False,)),
-    Gap("openai-responses", NO_RESPONSES_CONNECTION, before=RESPONSES_CONNECTION_SINCE),
-    *(Gap(model, LONG_STREAM_LINE, streams=(True,), before=LONG_STREAM_LINES_SINCE)
+    *(Gap(model, NO_RESPONSES_CONNECTION, before=RESPONSES_CONNECTION_SINCE, shows="does not support /v1/chat/completions")
+      for model in ("openai-responses", "hostile-openai-responses")),
+    *(Gap(model, LONG_STREAM_LINE, streams=(True,), before=LONG_STREAM_LINES_SINCE, shows="Chunk too big")
       for model in ("hostile-azure-on-your-data", "malformed-openrag-10000-sources", "malformed-openrag-10-mb")),
 ]
 

@@ -116,6 +116,8 @@ def test_scenario_shows_its_sources_and_keeps_them_after_reload(
     if gap := gap_for(model, stream, open_webui_version(stack)):  # shown as Open WebUI shows it, without sources
         record_property("gap", gap.reason)
         expect(page.locator(f"#message-{message_id} .chat-assistant")).not_to_be_empty()
+        if gap.shows:
+            expect(page.locator(f"#message-{message_id}")).to_contain_text(gap.shows)
         page.wait_for_timeout(2_000)
         expect(page.locator(f"#message-{message_id} .owc-sources")).to_have_count(0)
         return
