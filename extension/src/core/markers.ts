@@ -63,7 +63,9 @@ function takeOverlapping(spans: MarkerSpan[], start: number, end: number): Marke
   return taken;
 }
 
-export function linkMarkers(text: string, citations: readonly Citation[]): MarkerSpan[] {
+/** `anchors: false`: only what the text itself writes, not the spans producers attach by offset
+ * (which index the whole answer, not a piece of it). */
+export function linkMarkers(text: string, citations: readonly Citation[], { anchors = true } = {}): MarkerSpan[] {
   if (typeof text !== 'string' || text === '' || !Array.isArray(citations) || citations.length === 0) return [];
   const byRef = new Map<number, number>();
   const byUrl = new Map<string, number>();
@@ -107,7 +109,7 @@ export function linkMarkers(text: string, citations: readonly Citation[]): Marke
 
   const overlaps = (from: number, to: number): MarkerSpan | undefined =>
     spans.find((s) => (from < s.end && to > s.start) || (from === to && from > s.start && from < s.end));
-  for (const citation of citations) {
+  for (const citation of anchors ? citations : []) {
     for (const anchor of citation.anchors ?? []) {
       const span = spanToUtf16(text, anchor.start, anchor.end, anchor.unit);
       if (!span) continue;
