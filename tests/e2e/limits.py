@@ -29,7 +29,7 @@ LONG_STREAM_LINE = (
     "Open WebUI up to 0.10 reads a streamed answer line by line with aiohttp's reader, which gives up on a very "
     "long line (`ValueError: Chunk too big`): the answer is that error, with or without the extension. This "
     "scenario sends its sources in one line of 264 KB or more (Azure's `context`, OpenRAG's `extra`); a 70 KB "
-    "line passes.")
+    "line passes in a chat.")
 
 GAPS = [
     Gap("openai-responses", "Open WebUI converts a non-streamed Responses body into a chat completion and keeps only "
