@@ -42,6 +42,11 @@ GAPS = [
 ]
 
 
+def gaps_named(gaps: dict[str, str]) -> str:
+    """Several scenarios' gaps in one test, as its recorded `gap`: each reason with its scenario."""
+    return " ".join(f"{model}: {reason}" for model, reason in gaps.items())
+
+
 def gap_for(model: str, stream: bool, version: tuple[int, ...]) -> Gap | None:
     """The limit that keeps a scenario's sources from the browser on this version, if any (the oldest first)."""
     found = [g for g in GAPS if g.model == model and stream in g.streams and (g.before is None or version < g.before)]

@@ -15,7 +15,7 @@ from devstack.stack import Stack
 from mock_server.registry import BUILT_IN_SCENARIOS
 from mock_server.templates import Renderer
 from tests.e2e.egress import Egress
-from tests.e2e.limits import gap_for
+from tests.e2e.limits import gap_for, gaps_named
 from tests.e2e.owui import (Console, chat_id, last_answer_id, navigate_in_app, open_new_chat, open_new_chat_in_app,
                             open_webui_version, send, set_streaming, wait_for_citation_numbers)
 from tests.e2e.trap import Trap
@@ -144,7 +144,7 @@ def test_hostile_sources_never_run_live_or_after_reload(hostile_context: tuple[B
         chats[model] = (chat_id(page), answer)
         open_everything(page, stack, *chats[model], model)
     if gaps:
-        record_property("gap", " ".join(f"{model}: {reason}" for model, reason in gaps.items()))
+        record_property("gap", gaps_named(gaps))
     assert_nothing_ran(page, trap)
 
     page.reload()  # the stored sources, read back by the extension, must be as inert

@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 
 from devstack.stack import Stack
 from mock_server.registry import BUILT_IN_SCENARIOS, load_scenarios
-from tests.e2e.limits import gap_for
+from tests.e2e.limits import gap_for, gaps_named
 from tests.e2e.owui import (Console, chat_id, last_answer_id, open_new_chat, open_new_chat_in_app, open_webui_version, send,
                             set_streaming, stored_citation_events)
 
@@ -94,4 +94,4 @@ def test_malformed_sources_leave_the_answer_and_the_page_alone(page: Page, stack
         else:
             assert sources.count() == 0, model
     if gaps:
-        record_property("gap", " ".join(f"{model}: {reason}" for model, reason in gaps.items()))
+        record_property("gap", gaps_named(gaps))
