@@ -14,10 +14,13 @@ def main() -> int:
     parser.add_argument("--mock-port", type=int, default=9000)
     parser.add_argument("--port", type=int, default=8080, help="Open WebUI's port")
     parser.add_argument("--token-delay-ms", type=int, default=30, help="streaming pace of the mock")
+    parser.add_argument("--first-token-delay-ms", type=int, default=1000,
+                        help="the mock's time to first token (Open WebUI 0.9-0.10 drop a new chat's answer that comes sooner)")
     args = parser.parse_args()
 
     logs = ROOT / ".owui" / "logs"
-    mock = mock_server(args.mock_port, logs / "mock-server.log", args.token_delay_ms)
+    mock = mock_server(args.mock_port, logs / "mock-server.log", args.token_delay_ms,
+                       first_token_delay_ms=args.first_token_delay_ms)
     webui = open_webui(args.port, args.mock_port, ROOT / ".owui" / "demo-data", logs / "open-webui.log")
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())

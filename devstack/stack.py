@@ -33,9 +33,10 @@ class Stack:
         return httpx.Client(base_url=self.webui_url, headers={"Authorization": f"Bearer {self.token}"}, timeout=60)
 
 
-def mock_server(port: int, log_path: Path, token_delay_ms: int = 0, extra_args: Sequence[str] = ()) -> Service:
+def mock_server(port: int, log_path: Path, token_delay_ms: int = 0, extra_args: Sequence[str] = (),
+                first_token_delay_ms: int = 0) -> Service:
     command = [sys.executable, "-m", "mock_server", "--host", "127.0.0.1", "--port", str(port),
-               "--token-delay-ms", str(token_delay_ms), *extra_args]
+               "--token-delay-ms", str(token_delay_ms), "--first-token-delay-ms", str(first_token_delay_ms), *extra_args]
     return Service("mock server", command, log_path)
 
 
@@ -118,12 +119,13 @@ def open_webui(port: int, mock_port: int, data_dir: Path, log_path: Path, extra_
 
 @contextmanager
 def running_stack(workdir: Path, extra_env: dict[str, str] | None = None, token_delay_ms: int = 0,
-                  scenario_dirs: Sequence[Path] = ()) -> Iterator[Stack]:
+                  scenario_dirs: Sequence[Path] = (), first_token_delay_ms: int = 0) -> Iterator[Stack]:
     """The mock server and Open WebUI, each a real process on free ports, until the block ends.
     ``workdir`` receives Open WebUI's data and both logs."""
     mock_port, webui_port = free_port(), free_port()
     scenario_args = [arg for directory in scenario_dirs for arg in ("--scenarios", str(directory))]
-    mock = mock_server(mock_port, workdir / "logs" / "mock-server.log", token_delay_ms, scenario_args).start()
+    mock = mock_server(mock_port, workdir / "logs" / "mock-server.log", token_delay_ms, scenario_args,
+                       first_token_delay_ms).start()
     webui = open_webui(webui_port, mock_port, workdir / "owui-data", workdir / "logs" / "open-webui.log",
                        extra_env, scenario_dirs)
     try:

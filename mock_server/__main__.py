@@ -16,11 +16,13 @@ def main() -> int:
     parser.add_argument("--port", type=int, default=9000)
     parser.add_argument("--token-delay-ms", type=int, default=0, metavar="N",
                         help="pause N ms between stream chunks (default: none)")
+    parser.add_argument("--first-token-delay-ms", type=int, default=0, metavar="N",
+                        help="pause N ms before each answer, a backend's time to first token (default: none)")
     parser.add_argument("--scenarios", type=Path, action="append", default=[], metavar="DIR",
                         help="load more scenario files from DIR (may be repeated)")
     args = parser.parse_args()
     try:
-        app = create_app(args.scenarios, args.token_delay_ms)
+        app = create_app(args.scenarios, args.token_delay_ms, args.first_token_delay_ms)
     except ScenarioError as error:
         print(f"mock_server: cannot start: {error}", file=sys.stderr)
         return 2

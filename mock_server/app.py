@@ -12,7 +12,7 @@ from .routers import documents, generation, models
 DOCUMENTS = Path(__file__).parent / "documents"
 
 
-def create_app(extra_scenario_dirs: list[Path] = (), token_delay_ms: int = 0) -> FastAPI:
+def create_app(extra_scenario_dirs: list[Path] = (), token_delay_ms: int = 0, first_token_delay_ms: int = 0) -> FastAPI:
     app = FastAPI(
         title="Citation wire-format mock",
         description="An OpenAI-compatible server whose models are scenarios: each replays one "
@@ -20,6 +20,7 @@ def create_app(extra_scenario_dirs: list[Path] = (), token_delay_ms: int = 0) ->
     )
     app.state.scenarios = load_scenarios(list(extra_scenario_dirs))
     app.state.token_delay_ms = token_delay_ms
+    app.state.first_token_delay_ms = first_token_delay_ms
     install_error_handlers(app)
     app.include_router(models.router)
     app.include_router(generation.router)

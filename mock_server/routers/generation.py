@@ -1,6 +1,7 @@
 """The three generation endpoints; each replays the requested scenario in its producer's format."""
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 
 from fastapi import APIRouter, Request, Response
@@ -30,6 +31,8 @@ def _serve(request: Request, body: _Request, kind: EndpointKind, prompt: object,
     if endpoint is None:
         raise OpenAIError(400, f"The model `{body.model}` does not support {request.url.path}.",
                           param="model", code="unsupported_endpoint")
+    if first_token_delay_ms := request.app.state.first_token_delay_ms:
+        time.sleep(first_token_delay_ms / 1000)  # a worker thread of the sync endpoint, not the event loop
     facts = RequestFacts(model=body.model, base_url=str(request.base_url), prompt_tokens=count_words(prompt))
     if not body.stream:
         return Response(render_body(scenario, kind, facts), media_type="application/json")

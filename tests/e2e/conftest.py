@@ -11,6 +11,8 @@ from devstack.stack import OWUI_VENV, ROOT, Stack
 from devstack.stack import running_stack as devstack_running_stack
 from mock_server.registry import BUILT_IN_SCENARIOS
 from tests.e2e.egress import EGRESS, Egress
+from tests.e2e.limits import first_token_delay_ms
+from tests.e2e.results import installed_version
 from tests.e2e.results import pytest_runtest_makereport, pytest_sessionfinish  # noqa: F401  (hooks: the results file)
 
 
@@ -30,7 +32,9 @@ def running_stack(tmp_path_factory: pytest.TempPathFactory, extra_env: dict[str,
                   scenario_dirs: Sequence[Path] = ()) -> Iterator[Stack]:
     """The mock server and the pinned Open WebUI with the extension, each a real process."""
     install_extension()
-    with devstack_running_stack(tmp_path_factory.mktemp("stack"), extra_env, scenario_dirs=scenario_dirs) as running:
+    delay = first_token_delay_ms(installed_version(OWUI_VENV))
+    with devstack_running_stack(tmp_path_factory.mktemp("stack"), extra_env, scenario_dirs=scenario_dirs,
+                                first_token_delay_ms=delay) as running:
         EGRESS.allow(running.webui_url, running.mock_url)
         yield running
 

@@ -53,17 +53,26 @@ def gap_for(model: str, stream: bool, version: tuple[int, ...]) -> Gap | None:
     return min(found, key=lambda g: g.before or (999,), default=None)
 
 
-# Measured 2026-11-23 with the extension switched off (`owc:fault=boot`, nothing of it runs):
-# 3 of 5 runs of one non-streamed answer (openrag, alone in the session) on 0.10.2 never left the
-# loading state; on 0.9.6, 5 of 8 non-streamed perplexity answers had not finished after 10 s
-# (with the extension, alternating: 1 of 8). The answer is stored, and shown after a reload.
-STALLED_NON_STREAMED = (
-    "Open WebUI 0.9 and 0.10 themselves sometimes leave a non-streamed answer loading for good (with the "
-    "extension switched off: 3 of 5 runs on 0.10.2, 5 of 8 on 0.9.6); after a reload it shows the stored "
-    "answer, and the extension its sources.")
-STALLS_NON_STREAMED = ((0, 9), (0, 10))
+# Read in Chat.svelte of 0.9.6 and 0.10.2 (not in 0.8.12 nor 0.11.4), measured 2026-11-23: a new
+# chat gets its id from the backend, in the answer to the page's POST /api/chat/completions, and
+# until that answer the page drops every socket event of the chat (`event.chat_id === $chatId`).
+# An answer that comes whole before it — non-streamed, or a short stream from a backend without
+# any time to first token, like this mock's — is never shown until a reload; with the extension
+# switched off too. The end-to-end tests give the mock a real backend's time to first token there.
+NEW_CHAT_ID_FROM_THE_BACKEND = ((0, 9), (0, 10))
+FIRST_TOKEN_DELAY_MS = 1_000
+NEW_CHAT_EVENTS_DROPPED = (
+    "Open WebUI 0.9 and 0.10 take a new chat's id from the answer to their own request and drop the chat's socket "
+    "events that come before it (Chat.svelte: `event.chat_id === $chatId`): a first answer that arrives whole "
+    f"before that stays loading until a reload, with or without the extension. The mock answers after "
+    f"{FIRST_TOKEN_DELAY_MS} ms on these lines, as a real backend's time to first token.")
 
 
-def stall_for(stream: bool, version: tuple[int, ...]) -> str | None:
-    """Open WebUI's own way of not finishing an answer on this version, if any."""
-    return STALLED_NON_STREAMED if not stream and version[:2] in STALLS_NON_STREAMED else None
+def first_token_delay_ms(version: tuple[int, ...]) -> int:
+    """How long the mock waits before each answer for the end-to-end tests of this version."""
+    return FIRST_TOKEN_DELAY_MS if version[:2] in NEW_CHAT_ID_FROM_THE_BACKEND else 0
+
+
+def condition_for(version: tuple[int, ...]) -> str | None:
+    """Why the tests of this version ran with a condition of their own, if they did."""
+    return NEW_CHAT_EVENTS_DROPPED if first_token_delay_ms(version) else None

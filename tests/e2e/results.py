@@ -1,8 +1,8 @@
 """Pytest hooks: every run of the end-to-end tests writes what it found, per test, to
 test-results/e2e-<Open WebUI version>.json, the input of the compatibility table
 (scripts/compat_table.py). A test says how far it got with `record_property("phase", …)` and
-names an asserted limit of Open WebUI with `record_property("gap", reason)`, and an answer that
-Open WebUI itself left unfinished (shown after a reload) with `record_property("stall", reason)`."""
+names an asserted limit of Open WebUI with `record_property("gap", reason)`; a condition the
+whole run had on this version (tests/e2e/limits.py) is written beside the tests."""
 
 import datetime
 import json
@@ -11,14 +11,16 @@ from pathlib import Path
 import pytest
 
 from devstack.stack import OWUI_VENV, ROOT
+from tests.e2e.limits import condition_for
 
 RESULTS_DIR = ROOT / "test-results"
 
 
-def installed_version(venv: Path) -> str:
-    """The open-webui version installed in a venv, from its package metadata."""
+def installed_version(venv: Path) -> tuple[int, ...]:
+    """The open-webui version installed in a venv, from its package metadata; () if none is."""
     found = sorted(venv.glob("lib/python*/site-packages/open_webui-*.dist-info"))
-    return found[-1].name.removeprefix("open_webui-").removesuffix(".dist-info") if found else "unknown"
+    name = found[-1].name.removeprefix("open_webui-").removesuffix(".dist-info") if found else ""
+    return tuple(int(part) for part in name.split(".")) if name else ()
 
 
 def results_path(version: str) -> Path:
@@ -48,7 +50,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
             "params": {k: v for k, v in (params.params if params else {}).items() if isinstance(v, (str, bool))},
             "outcome": report.outcome,
             "phase": properties.get("phase", "live"),
-            **{key: properties[key] for key in ("gap", "stall") if key in properties},
+            **({"gap": properties["gap"]} if "gap" in properties else {}),
             **({"error": failure(report)} if report.failed else {}),
             "seconds": round(report.duration, 1),
         })
@@ -61,7 +63,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     if not _records:
         return
     version = installed_version(OWUI_VENV)
-    path = results_path(version)
+    path = results_path(".".join(map(str, version)) or "unknown")
     try:
         earlier = json.loads(path.read_text())["tests"]
     except (OSError, ValueError, KeyError, TypeError):
@@ -71,7 +73,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     tests = [test for test in earlier if test.get("test") not in fresh] + list(fresh.values())
     RESULTS_DIR.mkdir(exist_ok=True)
     path.write_text(json.dumps({
-        "open_webui": version,
+        "open_webui": ".".join(map(str, version)),
+        **({"condition": condition} if (condition := condition_for(version)) else {}),
         "date": min(test.get("date", today) for test in tests),  # of the oldest result kept
         "selection": " ".join(session.config.invocation_params.args),  # of the last run
         "tests": tests,

@@ -84,19 +84,28 @@ def test_completions_endpoint_answers_without_streaming(client: openai.OpenAI) -
     assert completion.choices[0].text.startswith("Le chiffre d'affaires 2024")
 
 
-def test_token_delay_paces_the_stream(tmp_path) -> None:
+def timed_post(tmp_path, body: dict, **delays: int) -> tuple[float, str]:
+    """Seconds until a mock started with these delays has answered ``body`` whole, and the answer."""
     port = free_port()
-    service = mock_server(port, tmp_path / "mock.log", token_delay_ms=40).start()
+    service = mock_server(port, tmp_path / "mock.log", **delays).start()
     try:
         service.wait_until_ready(f"http://127.0.0.1:{port}/v1/models", 30)
         started = time.monotonic()
-        body = {"model": "perplexity", "messages": USER, "stream": True}
-        payloads = sse_data(httpx.post(f"http://127.0.0.1:{port}/v1/chat/completions", json=body, timeout=60).text)
-        elapsed = time.monotonic() - started
+        text = httpx.post(f"http://127.0.0.1:{port}/v1/chat/completions", json=body, timeout=60).text
+        return time.monotonic() - started, text
     finally:
         service.stop()
-    # A lower bound only: the pauses between the events must have happened.
-    assert elapsed >= (len(payloads) - 1) * 0.040
+
+
+# Lower bounds only: the pauses must have happened.
+def test_token_delay_paces_the_stream(tmp_path) -> None:
+    elapsed, text = timed_post(tmp_path, {"model": "perplexity", "messages": USER, "stream": True}, token_delay_ms=40)
+    assert elapsed >= (len(sse_data(text)) - 1) * 0.040
+
+
+def test_first_token_delay_holds_back_a_whole_answer(tmp_path) -> None:
+    elapsed, text = timed_post(tmp_path, {"model": "perplexity", "messages": USER}, first_token_delay_ms=600)
+    assert elapsed >= 0.6 and "citations" in text
 
 
 def test_output_is_deterministic(http: httpx.Client) -> None:
