@@ -222,9 +222,11 @@ def reload_long_chat(stack: Stack, browser: Browser, sizes: Sizes) -> list[Row]:
 
 def heap_after_turns(stack: Stack, browser: Browser, sizes: Sizes) -> list[Row]:
     """Also with the extension but nothing stored (its persist module off): the stored sources
-    make Open WebUI keep and draw its own view of them, which is not the extension's own heap."""
+    make Open WebUI keep and draw its own view of them, which is not the extension's own heap.
+    The growth from the first answer on tells what each answer adds from what loading costs."""
     set_user_settings(stack, stream=False)
     heap: dict[str, list[float]] = {"with": [], "without": [], "nothing stored": []}
+    growth: dict[str, list[float]] = {side: [] for side in heap}
     sides: list[tuple[str, Mode, str | None]] = [(mode, mode, None) for mode in alternating(sizes.heap_reps)]
     sides += [("nothing stored", "with", "persist")] * max(1, sizes.heap_reps // 2)
     for side, mode, fault in sides:
@@ -233,11 +235,18 @@ def heap_after_turns(stack: Stack, browser: Browser, sizes: Sizes) -> list[Row]:
             for turn in range(1, sizes.heap_turns + 1):
                 send(tab.page, f"Question {turn}")
                 last_answer_id(tab.page, count=turn, timeout_ms=sizes.stream_timeout_ms)
+                if turn == 1:
+                    tab.page.wait_for_timeout(SETTLE_MS)
+                    first = tab.heap_bytes() / 2**20
             tab.page.wait_for_timeout(SETTLE_MS)
             heap[side].append(tab.heap_bytes() / 2**20)
-    return [row(f"6. JS heap after {sizes.heap_turns} turns", "MB", heap["with"], heap["without"], judged="added", limit=2),
+            growth[side].append(heap[side][-1] - first)
+    turns = f"{sizes.heap_turns} turns"
+    return [row(f"6. JS heap after {turns}", "MB", heap["with"], heap["without"], judged="added", limit=2),
             row("6. … of which the extension's own (nothing stored)", "MB", heap["nothing stored"], heap["without"],
-                judged="added", limit=2)]
+                judged="added", limit=2),
+            row(f"6. … growth from the first answer to {turns}", "MB", growth["with"], growth["without"]),
+            row("6. … growth, nothing stored", "MB", growth["nothing stored"], growth["without"])]
 
 
 CORE_LINE = re.compile(r"^(?P<name>.+?)\s+median\s+(?P<median>[\d.]+) ms\s+p95\s+(?P<p95>[\d.]+) ms\s+target ≤ (?P<target>[\d.]+) ms")
