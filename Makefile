@@ -87,7 +87,7 @@ test: setup install-extension
 bench-core: node_modules/.installed
 	npm run --silent bench:core
 
-# Not part of `make test` (which runs it once, small, in tests/test_bench.py): about 25 minutes.
+# Not part of `make test` (which runs it once, small, in tests/test_bench.py): about 35 minutes.
 bench: setup build
 	$(VENV_PY) -m bench $(BENCH_ARGS)
 
