@@ -135,3 +135,14 @@ def stored_citation_events(stack: Stack, chat: str) -> dict[str, int]:
                         if any("owc" in (m or {}) for m in source.get("metadata") or []))
         for message_id, message in messages.items() if message.get("role") == "assistant"
     }
+
+
+def stored_answer_text(stack: Stack, chat: str, message_id: str) -> str:
+    """An answer's text as Open WebUI stored it: in `content`, except in 0.10, which stores a
+    finished answer with an empty `content` and its text in `output` items."""
+    with stack.api() as api:
+        message = api.get(f"/api/v1/chats/{chat}").json()["chat"]["history"]["messages"][message_id]
+    if message.get("content"):
+        return message["content"]
+    parts = [part for item in message.get("output") or [] for part in item.get("content") or []]
+    return "".join(part.get("text", "") for part in parts if isinstance(part, dict))

@@ -17,7 +17,7 @@ from mock_server.templates import Renderer
 from tests.e2e.egress import Egress
 from tests.e2e.limits import gap_for, gaps_named
 from tests.e2e.owui import (Console, chat_id, last_answer_id, navigate_in_app, open_new_chat, open_new_chat_in_app,
-                            open_webui_version, send, set_streaming, wait_for_citation_numbers)
+                            open_webui_version, send, set_streaming, stored_answer_text, wait_for_citation_numbers)
 from tests.e2e.trap import Trap
 
 pytestmark = pytest.mark.e2e
@@ -83,8 +83,7 @@ NUMBER_OF_REF = """id => Object.fromEntries(window.owuiCitations.citations(id).f
 
 def cited_numbers(page: Page, stack: Stack, chat: str, answer: str) -> list[int]:
     """The citation numbers the answer's markers ask for, in reading order."""
-    with stack.api() as api:
-        content = api.get(f"/api/v1/chats/{chat}").json()["chat"]["history"]["messages"][answer]["content"]
+    content = stored_answer_text(stack, chat, answer)
     number_of = page.evaluate(NUMBER_OF_REF, answer)
     return [number_of[ref] for ref in re.findall(r"\[(?:doc)?(\d+)\]", content) if ref in number_of]
 
