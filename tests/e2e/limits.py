@@ -58,16 +58,17 @@ def gap_for(model: str, stream: bool, version: tuple[int, ...]) -> Gap | None:
     return min(found, key=lambda g: g.before or (999,), default=None)
 
 
-# Read in Chat.svelte of 0.9.6 and 0.10.2 (not in 0.8.12 nor 0.11.4), measured 2026-11-23: a new
-# chat gets its id from the backend, in the answer to the page's POST /api/chat/completions, and
-# until that answer the page drops every socket event of the chat (`event.chat_id === $chatId`).
-# An answer that comes whole before it — non-streamed, or a short stream from a backend without
-# any time to first token, like this mock's — is never shown until a reload; with the extension
-# switched off too. The end-to-end tests give the mock a real backend's time to first token there.
-NEW_CHAT_ID_FROM_THE_BACKEND = ((0, 9), (0, 10))
+# Read in Chat.svelte of 0.9.6, 0.10.2 and 0.11.4 (not in 0.8.12, which creates the chat first,
+# nor in 0.12.4, which takes the id from the first event), measured 2026-11-23: a new chat gets its
+# id from the backend, in the answer to the page's POST /api/chat/completions, and until that
+# answer the page drops every socket event of the chat (`event.chat_id === $chatId`). An answer
+# that comes whole before it — non-streamed, or a short stream from a backend without any time to
+# first token, like this mock's — is never shown until a reload; with the extension switched off
+# too. The end-to-end tests give the mock a real backend's time to first token there.
+NEW_CHAT_ID_FROM_THE_BACKEND = ((0, 9), (0, 10), (0, 11))
 FIRST_TOKEN_DELAY_MS = 1_000
 NEW_CHAT_EVENTS_DROPPED = (
-    "Open WebUI 0.9 and 0.10 take a new chat's id from the answer to their own request and drop the chat's socket "
+    "Open WebUI 0.9 to 0.11 take a new chat's id from the answer to their own request and drop the chat's socket "
     "events that come before it (Chat.svelte: `event.chat_id === $chatId`): a first answer that arrives whole "
     f"before that stays loading until a reload, with or without the extension. The mock answers after "
     f"{FIRST_TOKEN_DELAY_MS} ms on these lines, as a real backend's time to first token.")
