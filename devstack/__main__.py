@@ -15,7 +15,7 @@ def main() -> int:
     parser.add_argument("--port", type=int, default=8080, help="Open WebUI's port")
     parser.add_argument("--token-delay-ms", type=int, default=30, help="streaming pace of the mock")
     parser.add_argument("--first-token-delay-ms", type=int, default=1000,
-                        help="the mock's time to first token (Open WebUI 0.9-0.10 drop a new chat's answer that comes sooner)")
+                        help="the mock's time to first token (Open WebUI 0.9-0.11 drop a new chat's answer that comes sooner)")
     args = parser.parse_args()
 
     logs = ROOT / ".owui" / "logs"
