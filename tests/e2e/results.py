@@ -63,7 +63,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     if not _records:
         return
     version = installed_version(OWUI_VENV)
-    path = results_path(".".join(map(str, version)) or "unknown")
+    version_name = ".".join(map(str, version)) or "unknown"
+    path = results_path(version_name)
     try:
         earlier = json.loads(path.read_text())["tests"]
     except (OSError, ValueError, KeyError, TypeError):
@@ -73,7 +74,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     tests = [test for test in earlier if test.get("test") not in fresh] + list(fresh.values())
     RESULTS_DIR.mkdir(exist_ok=True)
     path.write_text(json.dumps({
-        "open_webui": ".".join(map(str, version)),
+        "open_webui": version_name,
         **({"condition": condition} if (condition := condition_for(version)) else {}),
         "date": min(test.get("date", today) for test in tests),  # of the oldest result kept
         "selection": " ".join(session.config.invocation_params.args),  # of the last run
