@@ -6,7 +6,26 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
+
+
+class ErrorDetail(BaseModel):
+    message: str
+    type: str
+    param: str | None
+    code: str | None
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorDetail
+
+
+# What every router documents: one OpenAI-style shape for all 4xx. Naming a 4XX range also keeps
+# FastAPI from documenting its default 422, which this server never answers (invalid is 400).
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    "4XX": {"model": ErrorResponse, "description": "An OpenAI-style error: bad request (400), unknown model or id (404)."},
+}
 
 
 class OpenAIError(Exception):

@@ -4,9 +4,9 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from ..errors import OpenAIError
+from ..errors import ERROR_RESPONSES, OpenAIError
 
-router = APIRouter(tags=["documents"])
+router = APIRouter(tags=["documents"], responses=ERROR_RESPONSES)
 
 
 @router.get("/extract/{extract_id}")

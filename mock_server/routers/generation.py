@@ -7,11 +7,11 @@ from collections.abc import AsyncIterator
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import StreamingResponse
 
-from ..errors import OpenAIError, unknown_model
+from ..errors import ERROR_RESPONSES, OpenAIError, unknown_model
 from ..rendering import EndpointKind, RequestFacts, ServerSentEvent, render_body, render_stream
 from ..request_models import ChatCompletionRequest, CompletionRequest, ResponsesRequest, _Request, count_words
 
-router = APIRouter(prefix="/v1", tags=["generation"])
+router = APIRouter(prefix="/v1", tags=["generation"], responses=ERROR_RESPONSES)
 
 
 async def _paced(events: list[ServerSentEvent], token_delay_ms: int) -> AsyncIterator[str]:

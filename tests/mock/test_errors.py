@@ -65,3 +65,14 @@ def test_unknown_route_and_method_keep_the_error_shape(http: httpx.Client) -> No
     assert_openai_error(http.get("/v1/nothing-here"), 404)
     assert_openai_error(http.get("/v1/chat/completions"), 405)
     assert_openai_error(http.get("/extract/123"), 404)
+
+
+def test_openapi_documents_the_errors_the_server_answers(http: httpx.Client) -> None:
+    """A client generated from /openapi.json expects the 400 it gets, not FastAPI's default 422."""
+    schema = http.get("/openapi.json").json()
+    error_shape = schema["components"]["schemas"]["ErrorDetail"]
+    assert set(error_shape["properties"]) == {"message", "type", "param", "code"}
+    for path in ["/v1/chat/completions", "/v1/completions", "/v1/responses", "/extract/{extract_id}"]:
+        responses = next(iter(schema["paths"][path].values()))["responses"]
+        assert "422" not in responses, path
+        assert responses["4XX"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/ErrorResponse"}
