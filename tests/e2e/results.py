@@ -1,8 +1,10 @@
 """Pytest hooks: every run of the end-to-end tests writes what it found, per test, to
 test-results/e2e-<Open WebUI version>.json, the input of the compatibility table
 (scripts/compat_table.py). A test says how far it got with `record_property("phase", …)` and
-names an asserted limit of Open WebUI with `record_property("gap", reason)`; a condition the
-whole run had on this version (tests/e2e/limits.py) is written beside the tests."""
+names an asserted limit of Open WebUI with `record_property("gap", reason)` and what it counted
+with `record_property("measured", {…})`; a condition the whole run had on this version
+(tests/e2e/limits.py) and what the browser requested in the run (egress.py) are written beside
+the tests."""
 
 import datetime
 import json
@@ -11,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from devstack.stack import OWUI_VENV, ROOT
+from tests.e2e.egress import EGRESS
 from tests.e2e.limits import condition_for
 
 RESULTS_DIR = ROOT / "test-results"
@@ -50,7 +53,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
             "params": {k: v for k, v in (params.params if params else {}).items() if isinstance(v, (str, bool))},
             "outcome": report.outcome,
             "phase": properties.get("phase", "live"),
-            **({"gap": properties["gap"]} if "gap" in properties else {}),
+            **({key: properties[key] for key in ("gap", "measured") if key in properties}),
             **({"error": failure(report)} if report.failed else {}),
             "seconds": round(report.duration, 1),
         })
@@ -78,5 +81,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         **({"condition": condition} if (condition := condition_for(version)) else {}),
         "date": min(test.get("date", today) for test in tests),  # of the oldest result kept
         "selection": " ".join(session.config.invocation_params.args),  # of the last run
+        "egress": {"requests": EGRESS.requests, "to_links_clicked": len(EGRESS.declared),  # of the last run
+                   "unexpected": EGRESS.unexpected},
         "tests": tests,
     }, indent=1) + "\n")

@@ -25,7 +25,7 @@ def regenerate(page: Page, answer: str) -> str:
     return last_answer_id(page)
 
 
-def test_two_tabs_and_regenerations_store_every_answer_once_over_50_turns(browser: Browser, stack: Stack) -> None:
+def test_two_tabs_and_regenerations_store_every_answer_once_over_50_turns(browser: Browser, stack: Stack, record_property) -> None:
     """Both tabs of the user receive every answer and race to store it; a regenerated answer
     is a new message. Each must hold exactly one source event, and all read back after a reload."""
     set_streaming(stack, True)
@@ -63,6 +63,8 @@ def test_two_tabs_and_regenerations_store_every_answer_once_over_50_turns(browse
     counts = first.evaluate("ids => ids.map((id) => window.owuiCitations.citations(id).length)", answers)
     assert counts == [3] * len(answers)
     assert console.problems == []
+    record_property("measured", {"turns": TURNS, "regenerations": len(answers) - TURNS,
+                                 "answers_stored_exactly_once": len(answers), "read_back_after_reload": len(counts)})
     context.close()
 
 

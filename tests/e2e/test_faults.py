@@ -24,7 +24,7 @@ def count_answer_events(page: Page, events: list[str]) -> None:
     page.on("websocket", watch)
 
 
-def test_each_faulty_module_leaves_open_webui_working(page: Page, stack: Stack) -> None:
+def test_each_faulty_module_leaves_open_webui_working(page: Page, stack: Stack, record_property) -> None:
     set_streaming(stack, True)
     console = Console().watch(page)
     events: list[str] = []
@@ -79,3 +79,4 @@ def test_each_faulty_module_leaves_open_webui_working(page: Page, stack: Stack) 
     expect(page.locator(f"#message-{answers['ui']} .markdown-prose button:visible")).not_to_have_count(0)  # Open WebUI's own
     assert len(console.problems) - warned == 1 and "ui disabled" in console.problems[-1]
     other_tab.evaluate("() => localStorage.removeItem('owc:fault')")
+    record_property("measured", {"faults_at_load": FAULTS, "faults_mid_session": ["ui"], "answers_under_fault": len(answers)})

@@ -96,7 +96,7 @@ def hostile_context(browser: Browser) -> Iterator[tuple[BrowserContext, Trap]]:
     context.close()
 
 
-def open_everything(page: Page, stack: Stack, chat: str, answer: str, model: str) -> None:
+def open_everything(page: Page, stack: Stack, chat: str, answer: str, model: str) -> dict:
     page.wait_for_selector(f"#message-{answer} .owc-sources", timeout=20_000)
     cited = cited_numbers(page, stack, chat, answer) if model != "hostile-openrag" else []  # OpenRAG writes no markers
     # Open WebUI redraws the answer once the stored sources reach it: wait for the buttons to settle.
@@ -106,6 +106,7 @@ def open_everything(page: Page, stack: Stack, chat: str, answer: str, model: str
     assert report["previews"] == len(report["buttons"]) == len(cited), report
     if model not in TITLES_NOT_PAYLOADS:  # every payload is on screen, as text
         assert report["shownTitles"] == report["distinctTitles"], report
+    return report
 
 
 def assert_nothing_ran(page: Page, trap: Trap) -> dict:
@@ -126,6 +127,11 @@ def test_hostile_sources_never_run_live_or_after_reload(hostile_context: tuple[B
     console = Console().watch(page)
     chats: dict[str, tuple[str, str]] = {}
     gaps: dict[str, str] = {}
+    opened = {"previews": 0, "modal_pages": 0}
+
+    def count(report: dict) -> None:
+        opened["previews"] += report["previews"]
+        opened["modal_pages"] += report["pages"] + report["back"]
     for position, model in enumerate(models):
         if position == 0:
             open_new_chat(page, stack, model)
@@ -141,18 +147,21 @@ def test_hostile_sources_never_run_live_or_after_reload(hostile_context: tuple[B
             expect(page.locator(f"#message-{answer} .owc-sources")).to_have_count(0)
             continue
         chats[model] = (chat_id(page), answer)
-        open_everything(page, stack, *chats[model], model)
+        count(open_everything(page, stack, *chats[model], model))
     if gaps:
         record_property("gap", gaps_named(gaps))
-    assert_nothing_ran(page, trap)
+    live = assert_nothing_ran(page, trap)
 
     page.reload()  # the stored sources, read back by the extension, must be as inert
     for model, (chat, answer) in chats.items():
         navigate_in_app(page, f"/c/{chat}")
-        open_everything(page, stack, chat, answer, model)
+        count(open_everything(page, stack, chat, answer, model))
     audit = assert_nothing_ran(page, trap)
     assert audit["hrefs"] > 0  # links were made, and each was checked
     assert console.problems == []
+    record_property("measured", {"payloads": len(PAYLOADS), "formats": len(chats), **opened,
+                                 "elements_audited": live["elements"] + audit["elements"],
+                                 "links_checked": live["hrefs"] + audit["hrefs"], "executions": 0, "dialogs": 0})
 
     # A source's link opens in a new tab that cannot reach back into Open WebUI.
     index = page.evaluate("id => window.owuiCitations.citations(id).find((c) => c.url?.startsWith('https://attacker.example/')).index", answer)

@@ -75,6 +75,7 @@ def test_malformed_sources_leave_the_answer_and_the_page_alone(page: Page, stack
     set_streaming(stack, True)
     open_new_chat(page, stack, "perplexity")
     gaps: dict[str, str] = {}
+    worst_frames: dict[str, int] = {}  # ms of the extension's own scripts in its worst frame
     for model, (warnings, listed) in EXPECTED.items():
         gap = gap_for(model, True, open_webui_version(stack))
         if gap:  # Open WebUI's error instead of the sources
@@ -84,6 +85,7 @@ def test_malformed_sources_leave_the_answer_and_the_page_alone(page: Page, stack
         if worst["extension"] >= LONG_FRAME_BUDGET_MS:  # a stall of the shared machine does not repeat; ours would
             answer, worst, problems = send_and_measure(page, stack, console, model, listed > 0)
         assert worst["extension"] < LONG_FRAME_BUDGET_MS, (model, worst)
+        worst_frames[model] = round(worst["extension"])
         assert first_words(model) in page.locator(f"#message-{answer} .markdown-prose").inner_text(), model
         if gap and gap.shows:
             expect(page.locator(f"#message-{answer}")).to_contain_text(gap.shows)
@@ -95,3 +97,4 @@ def test_malformed_sources_leave_the_answer_and_the_page_alone(page: Page, stack
             assert sources.count() == 0, model
     if gaps:
         record_property("gap", gaps_named(gaps))
+    record_property("measured", {"inputs": len(EXPECTED), "worst_extension_frame_ms": worst_frames})
