@@ -112,9 +112,10 @@ def open_everything(page: Page, stack: Stack, chat: str, answer: str, model: str
 def assert_nothing_ran(page: Page, trap: Trap) -> dict:
     page.wait_for_timeout(1_000)  # an image's onerror, a meta refresh or a timer would have fired by now
     audit = Trap.audit(page)
-    assert Trap.executions(page) == 0 and trap.dialogs == [], trap.dialogs
+    executions = Trap.executions(page)
+    assert executions == 0 and trap.dialogs == [], trap.dialogs
     assert audit["problemCount"] == 0, audit["problems"]
-    return audit
+    return {**audit, "executions": executions}
 
 
 @pytest.mark.parametrize("mode", sorted(MODES))
@@ -161,7 +162,8 @@ def test_hostile_sources_never_run_live_or_after_reload(hostile_context: tuple[B
     assert console.problems == []
     record_property("measured", {"payloads": len(PAYLOADS), "formats": len(chats), **opened,
                                  "elements_audited": live["elements"] + audit["elements"],
-                                 "links_checked": live["hrefs"] + audit["hrefs"], "executions": 0, "dialogs": 0})
+                                 "links_checked": live["hrefs"] + audit["hrefs"],
+                                 "executions": live["executions"] + audit["executions"], "dialogs": len(trap.dialogs)})
 
     # A source's link opens in a new tab that cannot reach back into Open WebUI.
     index = page.evaluate("id => window.owuiCitations.citations(id).find((c) => c.url?.startsWith('https://attacker.example/')).index", answer)
