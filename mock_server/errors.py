@@ -45,9 +45,8 @@ class _AsciiJSONResponse(JSONResponse):
 
 def error_response(status: int, message: str, type: str = "invalid_request_error",
                    param: str | None = None, code: str | None = None) -> JSONResponse:
-    return _AsciiJSONResponse(
-        {"error": {"message": message, "type": type, "param": param, "code": code}}, status_code=status
-    )
+    body = ErrorResponse(error=ErrorDetail(message=message, type=type, param=param, code=code))
+    return _AsciiJSONResponse(body.model_dump(), status_code=status)
 
 
 def unknown_model(model: str) -> OpenAIError:
