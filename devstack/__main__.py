@@ -6,7 +6,7 @@ import sys
 import threading
 
 from .processes import ServiceError
-from .stack import ROOT, connect_to_mock, mock_server, open_webui, sign_in
+from .stack import ROOT, ask_for_sources, connect_to_mock, mock_server, open_webui, sign_in
 
 
 def main() -> int:
@@ -29,7 +29,10 @@ def main() -> int:
         print(f"Mock server:  http://127.0.0.1:{args.mock_port}/docs", flush=True)
         print("Starting Open WebUI (about 15 s)…", flush=True)
         webui.start().wait_until_ready(f"http://127.0.0.1:{args.port}/health", 180)
-        connect_to_mock(f"http://127.0.0.1:{args.port}", sign_in(f"http://127.0.0.1:{args.port}"), args.mock_port)
+        webui_url = f"http://127.0.0.1:{args.port}"
+        token = sign_in(webui_url)
+        connect_to_mock(webui_url, token, args.mock_port)
+        ask_for_sources(webui_url, token)  # RAGFlow: custom parameter extra_body = {"reference": true}
         print(f"\nOpen WebUI is ready:  http://127.0.0.1:{args.port}/?model=openrag", flush=True)
         print("Every scenario is a model; pick one in the model menu or use ?model=<scenario>.")
         print(f"Logs in {logs}. Ctrl-C stops both.", flush=True)

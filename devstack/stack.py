@@ -79,6 +79,34 @@ def connect_to_mock(webui_url: str, token: str, mock_port: int, scenario_dirs: S
             api.post("/openai/config/update", json=connections).raise_for_status()
 
 
+def producer_options(scenario_dirs: Sequence[Path] = ()) -> dict[str, dict[str, str]]:
+    """For each scenario whose producer sends its sources only when asked (RAGFlow's
+    `extra_body.reference`), the custom parameters that ask for them, as a user sets them in
+    Open WebUI (Workspace → Models → Advanced Params → Custom Parameters): a parameter's value
+    is JSON text, merged into the request body."""
+    options: dict[str, dict[str, str]] = {}
+    for name, scenario in load_scenarios(list(scenario_dirs)).items():
+        for path in scenario.switches.values():
+            first, *rest = path.split(".")
+            value: object = True
+            for key in reversed(rest):
+                value = {key: value}
+            options.setdefault(name, {})[first] = json.dumps(value)
+    return options
+
+
+def ask_for_sources(webui_url: str, token: str, scenario_dirs: Sequence[Path] = ()) -> None:
+    """Sets each such model's custom parameters through Open WebUI's model API."""
+    with httpx.Client(base_url=webui_url, headers={"Authorization": f"Bearer {token}"}, timeout=60) as api:
+        for model, custom_params in producer_options(scenario_dirs).items():
+            form = {"id": model, "name": model, "base_model_id": None, "meta": {"description": f"{model}, sources on"},
+                    "params": {"custom_params": custom_params}}
+            if api.get("/api/v1/models/model", params={"id": model}).status_code == 200:
+                api.post("/api/v1/models/model/update", params={"id": model}, json=form).raise_for_status()
+            else:
+                api.post("/api/v1/models/create", json=form).raise_for_status()
+
+
 def open_webui(port: int, mock_port: int, data_dir: Path, log_path: Path, extra_env: dict[str, str] | None = None,
                scenario_dirs: Sequence[Path] = ()) -> Service:
     """A real Open WebUI from its pinned venv: offline, no login, no background LLM tasks."""
@@ -134,6 +162,7 @@ def running_stack(workdir: Path, extra_env: dict[str, str] | None = None, token_
         webui_url = f"http://127.0.0.1:{webui_port}"
         token = sign_in(webui_url)
         connect_to_mock(webui_url, token, mock_port, scenario_dirs)
+        ask_for_sources(webui_url, token, scenario_dirs)
         yield Stack(f"http://127.0.0.1:{mock_port}", webui_url, token)
     finally:
         webui.stop()

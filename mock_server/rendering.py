@@ -1,7 +1,8 @@
 """Turns a scenario into response bytes: one JSON body, or a list of server-sent events."""
 
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .encoding import dumps
@@ -25,6 +26,7 @@ class RequestFacts:
     model: str
     base_url: str  # where the mock is reached, so that links in sources open on it
     prompt_tokens: int
+    switches: Mapping[str, bool] = field(default_factory=dict)  # the scenario's switches, as the request set them
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,8 @@ def _pieces(scenario: Scenario, renderer: Renderer) -> list[str]:
 
 def _prepare(scenario: Scenario, facts: RequestFacts) -> tuple[Renderer, list[str]]:
     """A renderer with the built-in variables, and the answer's stream pieces."""
-    renderer = Renderer(scenario.vars, {"model": facts.model, "base_url": facts.base_url})
+    switches = {name: facts.switches.get(name, False) for name in scenario.switches}
+    renderer = Renderer(scenario.vars, {"model": facts.model, "base_url": facts.base_url, **switches})
     pieces = _pieces(scenario, renderer)
     usage = {
         "prompt_tokens": facts.prompt_tokens,
@@ -111,13 +114,27 @@ def render_stream(
     return events
 
 
+def switches_of(scenario: Scenario, request: Mapping[str, Any]) -> dict[str, bool]:
+    """Each switch of the scenario: is the value at its dotted path in the request body true?"""
+    found: dict[str, bool] = {}
+    for name, path in scenario.switches.items():
+        value: Any = request
+        for key in path.split("."):
+            value = value.get(key) if isinstance(value, Mapping) else None
+        found[name] = value is True
+    return found
+
+
 def check_renders(scenario: Scenario, base_url: str) -> None:
-    """Render every endpoint in every mode once; raises what a request would hit."""
-    facts = RequestFacts(model=scenario.name, base_url=base_url, prompt_tokens=1)
-    for kind in ("chat", "completions", "responses"):
-        endpoint = scenario.endpoint(kind)
-        if endpoint is None:
-            continue
-        render_body(scenario, kind, facts)
-        if endpoint.stream is not None:
-            render_stream(scenario, kind, facts, include_usage=(kind == "chat"))
+    """Render every endpoint in every mode once, with its switches all off and all on; raises
+    what a request would hit."""
+    for on in (False, True):
+        switches = dict.fromkeys(scenario.switches, on)
+        facts = RequestFacts(model=scenario.name, base_url=base_url, prompt_tokens=1, switches=switches)
+        for kind in ("chat", "completions", "responses"):
+            endpoint = scenario.endpoint(kind)
+            if endpoint is None:
+                continue
+            render_body(scenario, kind, facts)
+            if endpoint.stream is not None:
+                render_stream(scenario, kind, facts, include_usage=(kind == "chat"))

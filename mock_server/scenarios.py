@@ -45,6 +45,9 @@ class Scenario(_Strict):
     description: str
     json_style: JsonStyles = JsonStyles()
     vars: dict[str, Any] = {}
+    switches: dict[str, str] = Field(
+        {}, description="variables bound to what the request asks for: name -> a dotted path in the request "
+        "body (`extra_body.reference`); the variable is true when the value there is true")
     answer: list[str | WholeSegment] = Field(
         description="the answer text: strings are streamed word by word, {whole: …} as one chunk")
     chat: Endpoint | None = None

@@ -12,6 +12,9 @@
   ``${i}`` = 1…count: a list, or one string when ``join`` is given (a 400-source list, a
   4,000-word answer, a 10 MB title — sizes as data, not as code). Given a list instead of a
   count, it renders ``template`` once per element, bound to ``${item}`` (and ``${i}``).
+- ``{"$if": name, "then": template}`` renders ``template`` when the variable ``name`` is true,
+  and otherwise leaves out the key or list item that holds it (fields a producer sends only
+  when the request asks for them).
 """
 
 import re
@@ -21,6 +24,13 @@ from typing import Any
 from .encoding import dumps
 
 _PLACEHOLDER = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+class _Omitted:
+    """What a false ``$if`` renders to: its key or list item is left out."""
+
+
+OMITTED = _Omitted()
 
 
 class TemplateError(ValueError):
@@ -82,15 +92,18 @@ class Renderer:
         if isinstance(template, str):
             return self._render_string(template)
         if isinstance(template, list):
-            return [self.render(item) for item in template]
+            return [item for item in map(self.render, template) if item is not OMITTED]
         if isinstance(template, dict):
+            if "$if" in template:
+                return self.render(template.get("then")) if self.var(template["$if"]) else OMITTED
             if "$json" in template:
                 return dumps(self.render(template["$json"]), template.get("style", "python"))
             if "$offset" in template:
                 return self._offset(template)
             if "$repeat" in template:
                 return self._repeat(template)
-            return {key: self.render(value) for key, value in template.items()}
+            rendered = {key: self.render(value) for key, value in template.items()}
+            return {key: value for key, value in rendered.items() if value is not OMITTED}
         return template
 
     def _render_string(self, text: str) -> Any:

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import StreamingResponse
 
 from ..errors import ERROR_RESPONSES, OpenAIError, unknown_model
-from ..rendering import EndpointKind, RequestFacts, ServerSentEvent, render_body, render_stream
+from ..rendering import EndpointKind, RequestFacts, ServerSentEvent, render_body, render_stream, switches_of
 from ..request_models import ChatCompletionRequest, CompletionRequest, ResponsesRequest, _Request, count_words
 
 router = APIRouter(prefix="/v1", tags=["generation"], responses=ERROR_RESPONSES)
@@ -33,7 +33,8 @@ def _serve(request: Request, body: _Request, kind: EndpointKind, prompt: object,
                           param="model", code="unsupported_endpoint")
     if first_token_delay_ms := request.app.state.first_token_delay_ms:
         time.sleep(first_token_delay_ms / 1000)  # a worker thread of the sync endpoint, not the event loop
-    facts = RequestFacts(model=body.model, base_url=str(request.base_url), prompt_tokens=count_words(prompt))
+    facts = RequestFacts(model=body.model, base_url=str(request.base_url), prompt_tokens=count_words(prompt),
+                         switches=switches_of(scenario, body.model_dump()))
     if not body.stream:
         return Response(render_body(scenario, kind, facts), media_type="application/json")
     if endpoint.stream is None:

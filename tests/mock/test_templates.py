@@ -35,3 +35,10 @@ def test_repeat_over_a_list_binds_each_item_and_its_index() -> None:
     assert renderer.render({"$repeat": "${names}", "each": {"title": "${item}", "n": "${i}"}}) == [
         {"title": "<b>", "n": 1}, {"title": "x", "n": 2}]
     assert renderer.render({"$repeat": "${names}", "each": "[${i}]", "join": ""}) == "[1][2]"
+
+
+def test_if_leaves_out_its_key_or_item_when_the_variable_is_false() -> None:
+    template = {"content": "x", "reference": {"$if": "asked", "then": ["${doc}"]},
+                "list": [1, {"$if": "asked", "then": 2}]}
+    assert Renderer({"doc": "d"}, {"asked": True}).render(template) == {"content": "x", "reference": ["d"], "list": [1, 2]}
+    assert Renderer({"doc": "d"}, {"asked": False}).render(template) == {"content": "x", "list": [1]}
