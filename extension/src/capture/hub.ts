@@ -49,6 +49,15 @@ export function createHub(locale: () => string): Hub {
   // finishing, a stored copy fetched): for 400 sources that is the extension's biggest cost.
   const live = new Map<string, { adds: number; result: ExtractResult }>();
   const adds = new Map<string, number>();
+  const written = new Map<string, { content: string; result: ExtractResult }>();
+  const fromText = (messageId: string, content: string): ExtractResult => {
+    let read = written.get(messageId);
+    if (read?.content !== content) {
+      read = { content, result: extractCitations({ choices: [{ message: { content } }] }, { locale: locale() }) };
+      written.set(messageId, read);
+    }
+    return read.result;
+  };
 
   const state = (messageId: string, chatId: string | null): MessageState => {
     let entry = messages.get(messageId);
@@ -100,7 +109,15 @@ export function createHub(locale: () => string): Hub {
         parsed = { adds: added, result: entry.accumulator.result() };
         live.set(messageId, parsed);
       }
-      return parsed.result.citations.length ? parsed.result : (entry.stored ?? parsed.result);
+      const copied = parsed.result.format === 'open-webui';
+      if (parsed.result.citations.length && !copied) return parsed.result;
+      // Producers whose sources are only in the text Open WebUI relays (Jina's footnote
+      // definitions, Brave's tags) are read from the finished answer, once per text; they win
+      // over Open WebUI's own copy of the same sources (its source events from url_citations).
+      const written = entry.done && entry.content ? fromText(messageId, entry.content) : null;
+      if (written?.citations.length && (copied || !entry.stored?.citations.length)) return written;
+      if (parsed.result.citations.length) return parsed.result;
+      return entry.stored ?? parsed.result;
     },
     subscribe(listener) {
       listeners.add(listener);

@@ -4,7 +4,7 @@ export { createAccumulator, type Accumulator } from './accumulate.js';
 export { extractCitations } from './extract.js';
 export { FORMATS } from './formats/index.js';
 export { STORED_KEY } from './formats/open-webui.js';
-export { linkMarkers, type MarkerSpan } from './markers.js';
+export { linkMarkers, mayHoldMarker, type MarkerSpan } from './markers.js';
 export { distinctNames } from './names.js';
 export type { Anchor, Citation, CitationKind, ExtractOptions, ExtractResult, Quote, ScoreKind } from './model.js';
 export { hostOf, safeUrl } from './urls.js';

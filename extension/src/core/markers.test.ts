@@ -71,3 +71,20 @@ test('no text or no citations: no spans', () => {
   assert.deepEqual(linkMarkers('a [1]', []), []);
   assert.deepEqual(linkMarkers(null as unknown as string, THREE), []);
 });
+
+test('RAGFlow markers: [ID:n] and the variants it repairs only in its final answer', () => {
+  const chunks = [citation(1, { refs: [0] }), citation(2, { refs: [1, 2] })];
+  const text = 'A [ID:0]. B [ID: 2] C (ID: 1) D 【ID:0】 E [ID:7] F (ID 1) G `[ID:0]`';
+  assert.deepEqual(covered(text, linkMarkers(text, chunks)), [
+    ['[ID:0]', [1], 'marker'], ['[ID: 2]', [2], 'marker'], ['(ID: 1)', [2], 'marker'], ['【ID:0】', [1], 'marker'],
+  ]);
+});
+
+test('footnote definitions closing the answer are reported to hide once their sources are shown', () => {
+  const sources = [citation(1, { url: 'https://a.example/' }), citation(2, { url: 'https://b.example/' })];
+  const text = 'Fact[^1], fact[^2].\n\n[^1]: q [A](https://a.example/)\n\n[^2]: r [B](https://b.example/)';
+  assert.deepEqual(covered(text, linkMarkers(text, sources)), [
+    ['[^1]', [1], 'marker'], ['[^2]', [2], 'marker'], [text.slice(text.indexOf('[^1]:')), [1, 2], 'hide'],
+  ]);
+  assert.deepEqual(linkMarkers('Fact[^9].\n\n[^9]: q [C](https://c.example/)', sources), []); // nothing it lists is shown
+});

@@ -4,6 +4,7 @@
  * are shown. Offsets are UTF-16, into the text given (the answer's markdown).
  */
 
+import { footnoteBlock } from './footnotes.js';
 import type { Citation } from './model.js';
 import { spanToUtf16 } from './offsets.js';
 import { safeUrl } from './urls.js';
@@ -32,6 +33,9 @@ const MARKERS = new RegExp(
   ]
     .map((alternative) => (alternative.startsWith('(?<grokN>') ? String.raw`\[\[` : String.raw`\[`) + alternative)
     .concat(String.raw`【(?<wide>\d{1,4})(?:[:†][^】]{0,40})?】`) // 【1】, 【4:0†source】
+    // RAGFlow's [ID:n] and the variants its repair_bad_citation_formats rewrites to it only in
+    // the final answer, so a streamed answer may keep them: [ID: 3], (ID: 3), 【ID: 3】.
+    .concat(String.raw`[\[(【]ID:\s?(?<ragflow>\d{1,4})[\])】]`)
     .join('|'),
   'g',
 );
@@ -40,6 +44,9 @@ const SOURCES_TAG = /^[ \t]*\[?Sources?\]?[ \t]*:[ \t]*\[?(?<nums>[\d, \t]+)\]?[
 // grok2api's block, as grok2api strips it from history.
 const GROK_BLOCK = /(?:^|\r?\n\r?\n)## Sources\r?\n\[grok2api-sources\]: #\r?\n[\s\S]*$/;
 const CODE = /```[\s\S]*?(?:```|$)|`[^`\n]+`/g;
+
+/** Whether a piece of text may hold a marker at all: a cheap test before linkMarkers. */
+export const mayHoldMarker = (text: string): boolean => /[[【]|\(ID:/.test(text);
 
 function numbers(list: string): number[] {
   return list.split(',').flatMap((part) => {
@@ -89,7 +96,7 @@ export function linkMarkers(text: string, citations: readonly Citation[], { anch
     const indices =
       g.grokN !== undefined ? resolve([Number(g.grokN)], g.grokUrl)
       : g.linkN !== undefined ? resolve([Number(g.linkN)], g.linkUrl)
-      : resolve(numbers(g.doc ?? g.foot ?? g.list ?? g.wide ?? ''));
+      : resolve(numbers(g.doc ?? g.foot ?? g.list ?? g.wide ?? g.ragflow ?? ''));
     if (indices.length) spans.push({ start: match.index, end: match.index + match[0].length, indices, kind: 'marker' });
   }
   for (const match of text.matchAll(SOURCES_TAG)) {
@@ -99,6 +106,13 @@ export function linkMarkers(text: string, citations: readonly Citation[], { anch
       takeOverlapping(spans, match.index, end); // "Sources: [1, 2]": its own marker is hidden with it
       spans.push({ start: match.index, end, indices, kind: 'hide' });
     }
+  }
+  const footnotes = footnoteBlock(text);
+  const listed = footnotes ? [...new Set(footnotes.definitions.flatMap((d) => (d.url ? resolve([], d.url) : [])))] : [];
+  if (footnotes && listed.length && !inCode(footnotes.start)) {
+    // Jina's "[^n]: quote [title](url)" definitions: our list shows the same sources.
+    takeOverlapping(spans, footnotes.start, text.length);
+    spans.push({ start: footnotes.start, end: text.length, indices: listed, kind: 'hide' });
   }
   const block = GROK_BLOCK.exec(text);
   if (block) {

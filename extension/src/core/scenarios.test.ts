@@ -108,6 +108,50 @@ const EXPECTED: Record<string, Expected> = {
       assert.deepEqual([citations[2]!.quote!.start, citations[2]!.quote!.end], [null, null]);
     },
   },
+  ragflow: {
+    format: 'ragflow',
+    titles: ['rapport_2024.pdf', 'rapport_2024.pdf', 'politique-securite.md', 'rapport_2024.pdf'],
+    // The stream keeps the model's "[ID: 1]", which RAGFlow repairs to "[ID:1]" only in its body.
+    spans: [['marker', [1], '[ID:0]'], ['marker', [1], '[ID:0]'], ['marker', [2], '[ID'], ['marker', [3], '[ID:2]']],
+    check(citations) {
+      assert.deepEqual(citations.map((c) => c.page), [3, 7, null, 5]); // positions: [[page, …]]
+      assert.deepEqual(citations.map((c) => c.url), [null, null, null, null]); // uploaded files: no link is sent
+      assert.ok(citations.every((c) => c.scoreKind === 'similarity' && c.score! > 0 && c.score! < 1));
+      assert.match(citations[0]!.snippet!, /^Page 3/);
+    },
+  },
+  'ragflow-agent': {
+    format: 'ragflow',
+    // Ranked by score: the agent's chunk keys are hashes, with no order of their own.
+    titles: ['rapport_2024.pdf', 'rapport_2024.pdf', 'politique-securite.md', 'rapport_2024.pdf'],
+    spans: [['marker', [1], '[ID:284]'], ['marker', [1], '[ID:284]'], ['marker', [2], '[ID:80]'], ['marker', [3], '[ID:373]']],
+    check(citations) {
+      assert.deepEqual(citations.map((c) => c.refs), [[284], [80], [373], [469]]);
+      assert.deepEqual(citations.map((c) => c.page), [3, 7, null, 5]);
+    },
+  },
+  'nvidia-rag': {
+    format: 'nvidia-rag',
+    titles: ['rapport_2024.pdf', 'rapport_2024.pdf', 'rapport_2024.pdf', 'rapport_2024.pdf'],
+    spans: [], // no markers: the prompt asks the model not to name its sources
+    check(citations) {
+      assert.deepEqual(citations.map((c) => c.page), [3, 3, 7, 5]);
+      assert.ok(citations.every((c) => c.scoreKind === 'similarity' && c.score! > 0 && c.score! < 1));
+      // The table's content is a base64 image: its description is shown instead.
+      assert.match(citations[1]!.snippet!, /^\| Indicateur/);
+      assert.ok(citations.every((c) => !/^[A-Za-z0-9+/=]{40,}$/.test(c.snippet ?? '')));
+    },
+  },
+  'groq-compound': {
+    format: 'groq-compound',
+    titles: ['Spain win EURO 2024 — match report', 'Spain 2-1 England: Oyarzabal wins it late in Berlin',
+      '¡Campeones! La Roja suma su cuarta Eurocopa', 'EURO 2024 awards: Rodri player of the tournament'],
+    spans: [], // cited with markdown links to the results' URLs, linked by the UI
+    check(citations, base) {
+      assert.equal(citations[0]!.url, `${base}/static/web/uefa-euro-2024-final.html`);
+      assert.match(citations[0]!.snippet!, /Spain beat England/);
+    },
+  },
 };
 
 let mock: MockServer;

@@ -1,8 +1,9 @@
 /**
  * Streams: chunks arrive one by one and each producer puts its sources somewhere else —
  * every chunk (Perplexity), the first (Azure `delta.context`), the last content chunk and the
- * finish chunk (OpenRAG `extra`, "{}" before), annotation-only chunks (grok2api Go, proxies),
- * typed events (Responses API). The accumulator keeps what each kind of field needs and
+ * finish chunk (OpenRAG `extra`, "{}" before; RAGFlow `delta.reference`), annotation-only
+ * chunks (grok2api Go, proxies), per-tool chunks (Groq `delta.executed_tools`), typed events
+ * (Responses API). The accumulator keeps what each kind of field needs and
  * rebuilds one body that the formats read as if it had not been streamed.
  */
 
@@ -17,11 +18,29 @@ export interface ChunkMerger {
   text(): string;
 }
 
-/** Values that mean "nothing yet" in the fields producers repeat or replace. */
-function isEmpty(value: unknown): boolean {
+/** Values that mean "nothing yet" in the fields producers repeat or replace: NVIDIA RAG sends
+ * `{total_results: 0, results: []}` on every chunk after the one with its sources. */
+function isEmpty(value: unknown, depth = 0): boolean {
   if (value === null || value === undefined || value === '' || value === '{}') return true;
   if (Array.isArray(value)) return value.length === 0;
-  return isObject(value) && Object.keys(value).length === 0;
+  if (!isObject(value) || depth > 0) return false;
+  for (const key in value) if (value[key] !== 0 && !isEmpty(value[key], depth + 1)) return false;
+  return true;
+}
+
+/** Message fields the merger rebuilds itself; any other (`reference`, `final_content`, …) is kept. */
+const MESSAGE_REBUILT = new Set(['content', 'role', 'annotations', 'context']);
+
+/** A list of per-item updates (Groq's `executed_tools`, each with its `index`): merged by index. */
+function mergeIndexed(earlier: unknown, later: unknown[]): unknown[] | null {
+  if (!later.every((item) => isObject(item) && typeof item.index === 'number')) return null;
+  const byIndex = new Map<unknown, JsonObject>(arr(earlier).filter(isObject).map((item) => [item.index, item]));
+  for (const item of later as JsonObject[]) {
+    const merged: JsonObject = { ...byIndex.get(item.index) };
+    for (const key in item) if (!isEmpty(item[key])) merged[key] = item[key];
+    byIndex.set(item.index, merged);
+  }
+  return [...byIndex.values()];
 }
 
 export function isStreamEvent(value: unknown): boolean {
@@ -50,6 +69,7 @@ export function createMerger(): ChunkMerger {
   const seenAnnotations = new Set<string>();
   const responseAnnotations: unknown[] = [];
   const sources: unknown[] = [];
+  const messageFields = new Map<string, unknown>(); // replacing fields, as `top`
   let context: unknown = null;
   let completed: JsonObject | null = null;
 
@@ -80,6 +100,11 @@ export function createMerger(): ChunkMerger {
       if (part === choice?.delta && typeof part.content === 'string') text.push(part.content);
       addAnnotations(arr(part.annotations), annotations);
       if (!isEmpty(part.context)) context = part.context;
+      for (const key in part) {
+        const value = part[key];
+        if (MESSAGE_REBUILT.has(key) || isEmpty(value)) continue;
+        messageFields.set(key, (Array.isArray(value) && mergeIndexed(messageFields.get(key), value)) || value);
+      }
     }
     if (!choice?.delta && typeof obj(choice?.message)?.content === 'string') text.push(obj(choice!.message)!.content as string);
   };
@@ -88,7 +113,8 @@ export function createMerger(): ChunkMerger {
     if (completed) return completed;
     const merged: JsonObject = Object.fromEntries(top);
     const content = text.join('');
-    merged.choices = [{ index: 0, message: { role: 'assistant', content, annotations, ...(context ? { context } : {}) } }];
+    const message = { ...Object.fromEntries(messageFields), role: 'assistant', content, annotations, ...(context ? { context } : {}) };
+    merged.choices = [{ index: 0, message }];
     if (responseAnnotations.length) merged.output = [{ type: 'message', content: [{ type: 'output_text', text: content, annotations: responseAnnotations }] }];
     if (sources.length && !('sources' in merged)) merged.sources = sources;
     return merged;

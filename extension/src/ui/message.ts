@@ -5,7 +5,7 @@
  * Svelte replaces the nodes it was attached to.
  */
 
-import { linkMarkers, safeUrl, type Citation, type MarkerSpan } from '../core/index.js';
+import { linkMarkers, mayHoldMarker, safeUrl, type Citation, type MarkerSpan } from '../core/index.js';
 import { answerContainer, proseBlocks } from './answer.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
@@ -52,8 +52,7 @@ function linkTextMarkers(message: Element, root: Element, citations: readonly Ci
   // Skipped subtrees are left whole, not each text node's ancestors searched (400 links: 22 ms).
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, (node) => {
     if (node instanceof Element) return node.matches(SKIPPED) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_SKIP;
-    const { data } = node as Text;
-    return data.includes('[') || data.includes('【') ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP;
+    return mayHoldMarker((node as Text).data) ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP;
   });
   const nodes: Text[] = [];
   for (let node = walker.nextNode(); node; node = walker.nextNode()) nodes.push(node as Text);
@@ -154,6 +153,39 @@ function hideSourcesBlock(root: Element, contentSpans: readonly MarkerSpan[]): v
   }
 }
 
+/** A paragraph that is a footnote definition, `[^n]: …`: as text, or as Open WebUI (0.12) draws
+ * its marker, `<sup class="footnote-ref">n</sup>: …`. */
+function isFootnoteDefinition(block: Element): boolean {
+  const first = block.firstElementChild;
+  if (!first?.matches('sup.footnote-ref')) return /^\s*\[\^\d{1,4}\]:/.test(block.textContent ?? '');
+  const before = document.createRange();
+  before.setStartBefore(block.firstChild!);
+  before.setEndBefore(first);
+  let after = first.nextSibling; // past Svelte's comment anchors, empty text and our own button
+  const skipped = (node: Node): boolean => node.nodeType === Node.COMMENT_NODE || (node instanceof Text && node.data.trim() === '') || (node instanceof Element && node.matches('.owc-cite'));
+  while (after && skipped(after)) after = after.nextSibling;
+  return before.toString().trim() === '' && /^\s*:/.test(after?.textContent ?? '');
+}
+
+/** Open WebUI (0.12) draws `[^n]` as `<sup class="footnote-ref">n</sup>`: each becomes our button;
+ * the definitions closing the answer are hidden once our list shows their sources. */
+function linkFootnotes(message: Element, root: Element, contentSpans: readonly MarkerSpan[], citations: readonly Citation[]): void {
+  const listed = contentSpans.some((s) => s.kind === 'hide' && s.indices.length > 0);
+  for (const block of root.querySelectorAll('p:not(.owc-hidden)')) {
+    if (listed && isFootnoteDefinition(block)) block.classList.add('owc-hidden');
+  }
+  for (const sup of root.querySelectorAll<HTMLElement>('sup.footnote-ref:not(.owc-hidden)')) {
+    if (sup.closest('.owc-hidden') || sup.nextElementSibling?.matches('.owc-cite')) continue;
+    const n = Number(sup.textContent?.trim());
+    const citation = citations.find((c) => c.refs.includes(n));
+    if (!citation) continue;
+    const button = citeButton(citation);
+    sup.classList.add('owc-hidden');
+    sup.after(button);
+    attach(message, sup, [button]);
+  }
+}
+
 export function applyToMessage(message: HTMLElement, messageId: string, citations: readonly Citation[], content: string, done: boolean): void {
   detachOrphans(message);
   const container = answerContainer(message);
@@ -166,6 +198,7 @@ export function applyToMessage(message: HTMLElement, messageId: string, citation
     const contentSpans = linkMarkers(content, citations); // the answer's markdown, read once per pass
     for (const prose of proseBlocks(container)) {
       hideSourcesBlock(prose, contentSpans);
+      linkFootnotes(message, prose, contentSpans, citations);
       linkAnchors(message, prose, byUrl);
       replaceNativeButtons(message, prose, citations, content, contentSpans, byIndex);
       linkTextMarkers(message, prose, citations, byIndex);

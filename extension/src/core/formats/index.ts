@@ -1,7 +1,8 @@
 /**
  * Every wire format, in the order they are tried: the first that recognises a payload wins.
- * More specific shapes come first (a grok2api body also has annotations; answer-spans and
- * xAI both use a top-level `citations`). Adding a format: one file here and one line below.
+ * More specific shapes come first (a grok2api body also has annotations; answer-spans, xAI and
+ * NVIDIA RAG all use a top-level `citations`; Jina's annotations are url_citations without
+ * offsets). Adding a format: one file here and one line below.
  */
 
 import type { Format } from '../model.js';
@@ -9,20 +10,28 @@ import { answerSpans } from './answer-spans.js';
 import { azureOnYourData } from './azure-on-your-data.js';
 import { grok2api } from './grok2api.js';
 import { grok2apiGo } from './grok2api-go.js';
+import { groqCompound } from './groq-compound.js';
+import { jinaDeepsearch } from './jina-deepsearch.js';
+import { nvidiaRag } from './nvidia-rag.js';
 import { openWebui } from './open-webui.js';
 import { openaiChat } from './openai-chat.js';
 import { openaiResponses } from './openai-responses.js';
 import { openrag } from './openrag.js';
 import { perplexity } from './perplexity.js';
+import { ragflow } from './ragflow.js';
 
 export const FORMATS: readonly Format[] = [
   azureOnYourData,
   openrag,
+  ragflow,
+  nvidiaRag,
+  groqCompound,
   grok2api,
   answerSpans,
   perplexity,
   grok2apiGo,
   openaiResponses,
+  jinaDeepsearch,
   openaiChat,
   openWebui,
 ];

@@ -1,0 +1,54 @@
+/**
+ * Markdown footnote definitions at the end of an answer, `[^n]: quote [title](url)`, as Jina
+ * DeepSearch writes its references. Read from the last line backwards, so the work is linear
+ * in the text whatever it holds.
+ */
+
+export interface FootnoteDefinition {
+  n: number;
+  quote: string | null;
+  title: string | null;
+  url: string | null;
+}
+
+export interface FootnoteBlock {
+  /** UTF-16 offset where the block of definitions starts (its first line). */
+  start: number;
+  definitions: FootnoteDefinition[];
+}
+
+const DEFINITION = /^\[\^(\d{1,4})\]:[ \t]*(.*)$/;
+// The link that ends a definition: [title](url), the title without brackets, the URL without spaces.
+const TRAILING_LINK = /\[([^[\]]*)\]\(([^()\s]+)\)[ \t]*$/;
+
+function definition(line: string): FootnoteDefinition | null {
+  const match = DEFINITION.exec(line);
+  if (!match) return null;
+  const rest = match[2]!;
+  const link = TRAILING_LINK.exec(rest);
+  const quote = (link ? rest.slice(0, link.index) : rest).trim();
+  return { n: Number(match[1]), quote: quote || null, title: link?.[1]?.trim() || null, url: link?.[2] ?? null };
+}
+
+/** The definitions that close the text (blank lines between them allowed), or null. */
+export function footnoteBlock(text: string): FootnoteBlock | null {
+  if (typeof text !== 'string' || !text.includes('[^')) return null;
+  const definitions: FootnoteDefinition[] = [];
+  let start = text.length;
+  let end = text.length;
+  while (end > 0) {
+    const from = text.lastIndexOf('\n', end - 1) + 1;
+    const line = text.slice(from, end).replace(/\r$/, '');
+    end = from > 0 ? from - 1 : 0;
+    if (line.trim() === '') {
+      if (from === 0) break;
+      continue;
+    }
+    const found = definition(line);
+    if (!found) break;
+    definitions.push(found);
+    start = from;
+    if (from === 0) break;
+  }
+  return definitions.length ? { start, definitions: definitions.reverse() } : null;
+}
