@@ -36,7 +36,13 @@ LONG_STREAM_LINE = (
     "scenario sends its sources in one line of 264 KB or more (Azure's `context`, OpenRAG's `extra`); a 70 KB "
     "line passes in a chat.")
 
+SOURCES_ON_A_TEXT_CHUNK = (
+    "NVIDIA's RAG server sends its sources only on its first streamed chunk, which also carries the answer's first "
+    "words (response_generator.py: `if first_chunk`); Open WebUI turns a chunk that carries text into text and drops "
+    "its other fields, so the sources never reach the browser, nor the stored chat. Non-streamed, they do.")
+
 GAPS = [
+    Gap("nvidia-rag", SOURCES_ON_A_TEXT_CHUNK, streams=(True,)),
     Gap("openai-responses", "Open WebUI converts a non-streamed Responses body into a chat completion and keeps only "
         "its text (routers/openai.py, convert_responses_result): the annotations never reach the browser.",
         streams=(False,)),

@@ -31,6 +31,8 @@ class Seen:
 
 GROK = Seen(buttons=[1, 2, 3], sources=4, title="[Exclusif] Cloudflare rachète VoidZero")
 URL_CITATION = Seen(buttons=[1, 2], sources=2, title="Spain win EURO 2024 — match report")
+# [^2] and [^3] cite one page; the quote is Jina's exactQuote, or the definition's (streamed).
+JINA = Seen(buttons=[1, 2, 2, 3], sources=3, title="How many stars are in the Milky Way?", quote="Astronomers estimate")
 EXPECTED = {
     "openrag": Seen(buttons=[], sources=4, title="rapport_2024.pdf", page="p. 3", score="Reranker score 4.81"),
     "azure-on-your-data": Seen(buttons=[1, 2, 1, 3], sources=4, title="Dog care guide", score="Reranker score 2.87"),
@@ -43,13 +45,23 @@ EXPECTED = {
     "perplexity": Seen(buttons=[1, 2, 3, 2], sources=3, title="Combien d’étoiles compte la Voie lactée ?"),
     "answer-spans": Seen(buttons=[1, 2, 3], sources=3, title="Politique de conservation — § 4.2", link=False,
                          page="pp. 12–13", quote="Les relevés de transactions", not_verbatim=3),
+    # Uploaded documents: no link is sent. The button shows the chunk it cites (p. 3, not its whole file).
+    "ragflow": Seen(buttons=[1, 1, 2, 3], sources=4, title="rapport_2024.pdf", link=False, page="p. 3",
+                    score="Relevance 80 %"),
+    "ragflow-agent": Seen(buttons=[1, 1, 2, 3], sources=4, title="rapport_2024.pdf", link=False, page="p. 3",
+                          score="Relevance 80 %"),
+    "nvidia-rag": Seen(buttons=[], sources=4, title="rapport_2024.pdf", link=False, page="p. 3", score="Relevance 78 %"),
+    "groq-compound": Seen(buttons=[1, 2, 3], sources=4, title="Spain win EURO 2024 — match report",
+                          score="Relevance 97 %"),
+    "jina-deepsearch": JINA,
+    "jina-deepsearch-undated": JINA,
 }
 
 
 # One scenario per wire format (their variants are left to the full suite): the reduced suite
 # that CI runs on the oldest supported Open WebUI, `pytest -m per_format`.
 ONE_PER_FORMAT = {"openrag", "azure-on-your-data", "openai-url-citation", "openai-responses", "grok2api", "grok2api-go",
-                  "perplexity", "answer-spans"}
+                  "perplexity", "answer-spans", "ragflow", "nvidia-rag", "groq-compound", "jina-deepsearch"}
 
 
 def test_every_scenario_has_expectations() -> None:

@@ -9,7 +9,9 @@ import pytest
 
 from tests.wire import SCENARIOS, sse_data
 
-LINKLESS = {"answer-spans"}  # its citations name document sections, not URLs
+# Their citations name document sections (answer-spans) or uploaded files that the producer sends
+# no link to (RAGFlow, NVIDIA RAG), not URLs.
+LINKLESS = {"answer-spans", "ragflow", "ragflow-agent", "nvidia-rag"}
 
 
 def strings_in(value: object) -> Iterator[str]:
