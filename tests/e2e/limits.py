@@ -41,8 +41,14 @@ SOURCES_ON_A_TEXT_CHUNK = (
     "words (response_generator.py: `if first_chunk`); Open WebUI turns a chunk that carries text into text and drops "
     "its other fields, so the sources never reach the browser, nor the stored chat. Non-streamed, they do.")
 
+# A limit of the producer, not of Open WebUI: shown the same way.
+STREAMED_CITATIONS_ONLY = (
+    "Brave sends citations only in a stream: \"Blocking response doesn't support 'enable_citations' option\" "
+    "(brave-search-skills, skills/answers/SKILL.md); a non-streamed answer has no sources to show.")
+
 GAPS = [
     Gap("nvidia-rag", SOURCES_ON_A_TEXT_CHUNK, streams=(True,)),
+    *(Gap(model, STREAMED_CITATIONS_ONLY, streams=(False,)) for model in ("brave", "brave-split-tags")),
     Gap("openai-responses", "Open WebUI converts a non-streamed Responses body into a chat completion and keeps only "
         "its text (routers/openai.py, convert_responses_result): the annotations never reach the browser.",
         streams=(False,)),

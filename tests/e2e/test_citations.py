@@ -33,6 +33,8 @@ GROK = Seen(buttons=[1, 2, 3], sources=4, title="[Exclusif] Cloudflare rachète 
 URL_CITATION = Seen(buttons=[1, 2], sources=2, title="Spain win EURO 2024 — match report")
 # [^2] and [^3] cite one page; the quote is Jina's exactQuote, or the definition's (streamed).
 JINA = Seen(buttons=[1, 2, 2, 3], sources=3, title="How many stars are in the Milky Way?", quote="Astronomers estimate")
+# No title is sent: the address stands for it. Source 2 is cited twice.
+BRAVE = Seen(buttons=[1, 2, 3, 2], sources=3, title="who-physical-activity.html")
 EXPECTED = {
     "openrag": Seen(buttons=[], sources=4, title="rapport_2024.pdf", page="p. 3", score="Reranker score 4.81"),
     "azure-on-your-data": Seen(buttons=[1, 2, 1, 3], sources=4, title="Dog care guide", score="Reranker score 2.87"),
@@ -53,6 +55,8 @@ EXPECTED = {
     "nvidia-rag": Seen(buttons=[], sources=4, title="rapport_2024.pdf", link=False, page="p. 3", score="Relevance 78 %"),
     "groq-compound": Seen(buttons=[1, 2, 3], sources=4, title="Spain win EURO 2024 — match report",
                           score="Relevance 97 %"),
+    "brave": BRAVE,
+    "brave-split-tags": BRAVE,
     "jina-deepsearch": JINA,
     "jina-deepsearch-undated": JINA,
 }
@@ -61,7 +65,7 @@ EXPECTED = {
 # One scenario per wire format (their variants are left to the full suite): the reduced suite
 # that CI runs on the oldest supported Open WebUI, `pytest -m per_format`.
 ONE_PER_FORMAT = {"openrag", "azure-on-your-data", "openai-url-citation", "openai-responses", "grok2api", "grok2api-go",
-                  "perplexity", "answer-spans", "ragflow", "nvidia-rag", "groq-compound", "jina-deepsearch"}
+                  "perplexity", "answer-spans", "ragflow", "nvidia-rag", "groq-compound", "jina-deepsearch", "brave"}
 
 
 def test_every_scenario_has_expectations() -> None:

@@ -28,6 +28,8 @@ STREAM_DIFFERS = {
     "nvidia-rag": "its body is one chunk (it has no non-streaming answer), without a finish reason",
     "jina-deepsearch": "the stream sends its <think> steps before the answer",
     "jina-deepsearch-undated": "the stream sends its <think> steps before the answer",
+    "brave": "only the stream has the <citation> and <usage> tags",
+    "brave-split-tags": "only the stream has the <citation> and <usage> tags",
 }
 
 

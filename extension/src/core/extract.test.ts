@@ -131,3 +131,29 @@ test('Responses events read on their own', () => {
   const added = { type: 'response.output_text.annotation.added', annotation: { type: 'url_citation', url: 'https://r.example/', title: 'R', start_index: 0, end_index: 3 } };
   assert.deepEqual(extractCitations(added).citations.map((c) => c.title), ['R']);
 });
+
+test('new producers: unreadable sources are reported, empty defaults and broken tags are not guessed at', () => {
+  assert.deepEqual(extractCitations(chat({ reference: 'see the knowledge base' })), { format: null, citations: [], unreadable: 'ragflow' });
+  assert.deepEqual(extractCitations(chat({ reference: [] })), { format: null, citations: [] }); // nothing retrieved
+  assert.deepEqual(extractCitations({ citations: { total_results: 0, results: [] } }), { format: null, citations: [] });
+  const tags = '<citation>{"number": 1, "url": "https://a.example/"}</citation> <citation>{"number": 2, "url"</citation> '
+    + '<citation>{"number": 3}</citation> <citation>{"number": 4, "url": "https://b.example/"}';
+  const { format, citations } = extractCitations(chat({ content: tags }));
+  assert.equal(format, 'brave');
+  assert.deepEqual(citations.map((c) => [c.url, c.refs]), [['https://a.example/', [1]]]);
+});
+
+test('a stream keeps the first non-empty NVIDIA citations and merges Groq tools by index', () => {
+  const stream = createAccumulator();
+  const results = [{ document_name: 'r.pdf', document_type: 'text', content: 'x', score: 0.5, metadata: { page_number: 2 } }];
+  stream.add({ choices: [{ index: 0, delta: { content: 'A' } }], citations: { total_results: 1, results } });
+  stream.add({ choices: [{ index: 0, delta: { content: 'B' } }], citations: { total_results: 0, results: [] } });
+  assert.deepEqual(stream.result().citations.map((c) => [c.title, c.page]), [['r.pdf', 2]]);
+
+  const groq = createAccumulator();
+  const tool = (index: number, results: object[]) => ({ choices: [{ index: 0, delta: { executed_tools: [{ index, type: 'search', search_results: { results } }] } }] });
+  groq.add(tool(0, [])); // a search starts: no results yet
+  groq.add(tool(0, [{ title: 'T', url: 'https://a.example/', content: 'c', score: 0.9 }]));
+  groq.add(tool(1, [{ title: 'U', url: 'https://b.example/', content: 'd', score: 0.8 }])); // a second search
+  assert.deepEqual(groq.result().citations.map((c) => [c.title, c.url]), [['T', 'https://a.example/'], ['U', 'https://b.example/']]);
+});

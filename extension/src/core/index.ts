@@ -7,5 +7,6 @@ export { STORED_KEY } from './formats/open-webui.js';
 export { linkMarkers, mayHoldMarker, type MarkerSpan } from './markers.js';
 export { distinctNames } from './names.js';
 export type { Anchor, Citation, CitationKind, ExtractOptions, ExtractResult, Quote, ScoreKind } from './model.js';
+export { answerTags } from './tags.js';
 export { hostOf, safeUrl } from './urls.js';
 export { untitledSource } from './i18n.js';

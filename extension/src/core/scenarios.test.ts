@@ -11,6 +11,7 @@ import { answerOf, startMockServer, type MockServer } from '../test-support/mock
 import { createAccumulator } from './accumulate.js';
 import { extractCitations } from './extract.js';
 import { linkMarkers } from './markers.js';
+import { answerTags } from './tags.js';
 import type { Citation } from './model.js';
 
 interface Expected {
@@ -18,8 +19,35 @@ interface Expected {
   titles: string[];
   /** For each span in the answer: its kind and the citation numbers, and the text it covers starts with. */
   spans: Array<[kind: string, indices: number[], startsWith: string]>;
-  check?(citations: Citation[], base: string): void;
+  check?(citations: Citation[], base: string, text: string): void;
+  /** The producer sends its sources only when streaming (Brave): its body has none. */
+  streamOnly?: boolean;
 }
+
+const JINA: Expected = {
+  format: 'jina-deepsearch',
+  titles: ['How many stars are in the Milky Way?', 'Gaia Data Release 3: the largest stellar census', 'Structure of the Milky Way'],
+  // [^2] and [^3] are one page; the definitions that close the answer are hidden once the list shows them.
+  spans: [['marker', [1], '[^1]'], ['marker', [2], '[^2]'], ['marker', [2], '[^3]'], ['marker', [3], '[^4]'], ['hide', [1, 2, 3], '[^1]: ']],
+  check(citations) {
+    assert.match(citations[0]!.quote!.text, /^Astronomers estimate/);
+    assert.deepEqual(citations.map((c) => c.refs), [[1], [2, 3], [4]]);
+  },
+};
+
+const BRAVE: Expected = {
+  format: 'brave',
+  titles: ['127.0.0.1/static/web/who-physical-activity.html', '127.0.0.1/static/web/nhs-exercise-adults.html',
+    '127.0.0.1/static/web/cdc-muscle-strengthening.html'], // no title is sent: the address stands for it
+  spans: [], // the tags themselves mark the citations
+  streamOnly: true,
+  check(citations, _base, text) {
+    const tags = answerTags(text);
+    assert.deepEqual(tags.map((t) => t.name), ['citation', 'citation', 'citation', 'citation', 'usage']);
+    assert.deepEqual(tags.filter((t) => t.name === 'citation').map((t) => citations.find((c) => c.url === t.data?.url)?.index), [1, 2, 3, 2]);
+    assert.match(citations[1]!.snippet!, /^Adults should do at least 150 minutes/);
+  },
+};
 
 const EXPECTED: Record<string, Expected> = {
   openrag: {
@@ -130,6 +158,10 @@ const EXPECTED: Record<string, Expected> = {
       assert.deepEqual(citations.map((c) => c.page), [3, 7, null, 5]);
     },
   },
+  'jina-deepsearch': JINA,
+  'jina-deepsearch-undated': JINA,
+  brave: BRAVE,
+  'brave-split-tags': BRAVE,
   'nvidia-rag': {
     format: 'nvidia-rag',
     titles: ['rapport_2024.pdf', 'rapport_2024.pdf', 'rapport_2024.pdf', 'rapport_2024.pdf'],
@@ -175,12 +207,13 @@ for (const [model, expected] of Object.entries(EXPECTED)) {
       const spans = linkMarkers(text, citations);
       assert.deepEqual(spans.map((s) => [s.kind, s.indices]), expected.spans.map(([kind, indices]) => [kind, indices]));
       spans.forEach((span, i) => assert.ok(text.slice(span.start, span.end).startsWith(expected.spans[i]![2]), text.slice(span.start, span.end)));
-      expected.check?.(citations, mock.url);
+      expected.check?.(citations, mock.url, text);
     };
 
     test('non-streaming body', async () => {
       const body = await mock.body(model);
       const result = extractCitations(body);
+      if (expected.streamOnly) return void assert.deepEqual(result, { format: null, citations: [] });
       assert.equal(result.format, expected.format);
       check(result.citations, answerOf(body));
     });
@@ -192,7 +225,7 @@ for (const [model, expected] of Object.entries(EXPECTED)) {
       const result = accumulator.result();
       assert.equal(result.format, expected.format);
       check(result.citations, accumulator.text());
-      assert.deepEqual(result, extractCitations(await mock.body(model)));
+      if (!expected.streamOnly) assert.deepEqual(result, extractCitations(await mock.body(model)));
       assert.deepEqual(extractCitations(sse), result); // the whole SSE text at once
     });
   });

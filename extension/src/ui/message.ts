@@ -5,7 +5,7 @@
  * Svelte replaces the nodes it was attached to.
  */
 
-import { linkMarkers, mayHoldMarker, safeUrl, type Citation, type MarkerSpan } from '../core/index.js';
+import { answerTags, linkMarkers, mayHoldMarker, safeUrl, type Citation, type MarkerSpan } from '../core/index.js';
 import { answerContainer, proseBlocks } from './answer.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
@@ -72,6 +72,66 @@ function linkTextMarkers(message: Element, root: Element, citations: readonly Ci
       consumed = span.end;
     }
     attach(message, node, added);
+  }
+}
+
+/** The text nodes of an answer block in reading order, with where each starts in their joined text. */
+function textNodes(root: Element): Array<{ node: Text; start: number }> {
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, (node) =>
+    node instanceof Element ? (node.matches('pre, code, .owc-hidden, .owc-sources, button') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_SKIP) : NodeFilter.FILTER_ACCEPT);
+  const nodes: Array<{ node: Text; start: number }> = [];
+  let length = 0;
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    nodes.push({ node: node as Text, start: length });
+    length += (node as Text).data.length;
+  }
+  return nodes;
+}
+
+/** Hides [from, to) of the joined text, across nodes (Open WebUI links the URLs inside a tag);
+ * returns the last element it hid, where a button for the range goes. */
+function hideRange(message: Element, nodes: Array<{ node: Text; start: number }>, from: number, to: number): Element | null {
+  let last: Element | null = null;
+  for (let i = nodes.length - 1; i >= 0; i--) {
+    const { node, start } = nodes[i]!;
+    const a = Math.max(from, start) - start;
+    const b = Math.min(to, start + node.data.length) - start;
+    if (a >= b) continue;
+    if (b < node.data.length) node.splitText(b);
+    const part = a > 0 ? node.splitText(a) : node;
+    const link = part.parentElement?.closest('a');
+    let hidden: Element;
+    if (link && link.textContent === part.data) {
+      hidden = link; // an auto-linked URL inside a tag: the whole link goes
+      hidden.classList.add('owc-hidden');
+    } else {
+      hidden = el('span', { class: 'owc-hidden' });
+      part.replaceWith(hidden);
+      hidden.append(part);
+      attach(message, node === part ? hidden : node, [hidden]);
+    }
+    last ??= hidden;
+  }
+  return last;
+}
+
+/** Brave's `<citation>{…}</citation>` tags become numbered buttons; its other tags are hidden.
+ * Open WebUI shows them as text, so they are found in the block's joined text. */
+function linkTags(message: Element, root: Element, citations: readonly Citation[], byIndex: Map<number, Citation>): void {
+  for (const block of root.querySelectorAll('p, li, h1, h2, h3, h4, h5, h6, td')) {
+    if (!block.textContent?.includes('</')) continue;
+    const nodes = textNodes(block);
+    const text = nodes.map(({ node }) => node.data).join('');
+    for (const tag of answerTags(text).reverse()) { // from the end: earlier offsets stay valid
+      const at = hideRange(message, nodes, tag.start, tag.end);
+      const number = tag.name === 'citation' ? tag.data?.number : undefined;
+      const citation = typeof number === 'number' ? citations.find((c) => c.refs.includes(number)) : undefined;
+      if (at && citation) {
+        const button = buttonsFor([citation.index], byIndex)[0]!;
+        at.after(button);
+        attach(message, at, [button]);
+      }
+    }
   }
 }
 
@@ -197,6 +257,7 @@ export function applyToMessage(message: HTMLElement, messageId: string, citation
   if (done) {
     const contentSpans = linkMarkers(content, citations); // the answer's markdown, read once per pass
     for (const prose of proseBlocks(container)) {
+      linkTags(message, prose, citations, byIndex);
       hideSourcesBlock(prose, contentSpans);
       linkFootnotes(message, prose, contentSpans, citations);
       linkAnchors(message, prose, byUrl);

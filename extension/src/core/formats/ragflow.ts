@@ -16,7 +16,7 @@ function numberedChunks(reference: unknown): Array<[number, JsonObject]> | null 
   if (!chunks) return null;
   return Object.entries(chunks).flatMap(([key, chunk]): Array<[number, JsonObject]> => {
     const n = int(key);
-    return n !== null && isObject(chunk) ? [[n, chunk]] : [];
+    return n !== null && n >= 0 && isObject(chunk) ? [[n, chunk]] : [];
   });
 }
 
@@ -47,8 +47,7 @@ export const ragflow: Format = {
     const message = obj(firstChoice(payload)?.message) ?? obj(firstChoice(payload)?.delta);
     const reference = message?.reference;
     if (reference === undefined || reference === null || (Array.isArray(reference) && reference.length === 0)) return null;
-    const chunks = numberedChunks(reference);
-    if (!chunks) return null; // another producer's `reference`
+    const chunks = numberedChunks(reference) ?? []; // neither a list nor {chunks}: unreadable
     // The agent's keys are hashes, and a parsed object lists integer keys in ascending order,
     // not the producer's: its chunks are ranked by score instead.
     return { drafts: chunks.map(([n, chunk]) => draft(chunk, n)), ordered: Array.isArray(reference) };
