@@ -11,7 +11,9 @@
 - ``{"$repeat": count, "each": template, "join": ""}`` renders ``template`` ``count`` times with
   ``${i}`` = 1…count: a list, or one string when ``join`` is given (a 400-source list, a
   4,000-word answer, a 10 MB title — sizes as data, not as code). Given a list instead of a
-  count, it renders ``template`` once per element, bound to ``${item}`` (and ``${i}``).
+  count, it renders ``template`` once per element, bound to ``${item}`` (and ``${i}``). With
+  ``key: template`` it builds an object instead, each item under its rendered key (RAGFlow's
+  agent numbers its chunks by keys).
 - ``{"$if": name, "then": template}`` renders ``template`` when the variable ``name`` is true,
   and otherwise leaves out the key or list item that holds it (fields a producer sends only
   when the request asks for them).
@@ -141,8 +143,21 @@ class Renderer:
         else:
             raise TemplateError(f"$repeat: the count must be a whole number >= 0 or a list, not {count!r}")
         items = [self.child(binding).render(spec.get("each")) for binding in bindings]
+        if "key" in spec:
+            return self._keyed(spec, bindings, items)
         if "join" not in spec:
             return items
         if not all(isinstance(item, str) for item in items):
             raise TemplateError("$repeat with join: each item must render to text")
         return str(spec["join"]).join(items)
+
+    def _keyed(self, spec: dict[str, Any], bindings: list[dict[str, Any]], items: list[Any]) -> dict[str, Any]:
+        if "join" in spec:
+            raise TemplateError("$repeat: key and join do not go together")
+        keyed: dict[str, Any] = {}
+        for binding, item in zip(bindings, items):
+            key = str(self.child(binding).render(spec["key"]))
+            if key in keyed:
+                raise TemplateError(f"$repeat: the key {key!r} comes twice")
+            keyed[key] = item
+        return keyed

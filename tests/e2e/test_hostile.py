@@ -27,9 +27,14 @@ PAYLOADS: list[str] = Renderer({}).render(yaml.safe_load((BUILT_IN_SCENARIOS / "
 # Azure's first-chunk context, annotation-only chunks and the Responses API's events (which
 # Open WebUI relays only when streamed); whole bodies for the others.
 MODES = {
-    "streaming": ["hostile-azure-on-your-data", "hostile-grok2api-go", "hostile-openai-responses", "hostile-openai-url-citation"],
-    "non-streaming": ["hostile-answer-spans", "hostile-grok2api", "hostile-openrag", "hostile-perplexity"],
+    "streaming": ["hostile-azure-on-your-data", "hostile-grok2api-go", "hostile-openai-responses", "hostile-openai-url-citation",
+                  "hostile-brave"],
+    "non-streaming": ["hostile-answer-spans", "hostile-grok2api", "hostile-openrag", "hostile-perplexity", "hostile-ragflow",
+                      "hostile-ragflow-agent", "hostile-nvidia-rag", "hostile-groq-compound", "hostile-jina-deepsearch"],
 }
+# Formats whose answers write no markers (OpenRAG, NVIDIA RAG), or cite with links to their URLs (Groq), which
+# hostile URLs are not: no button is expected.
+UNMARKED = {"hostile-openrag", "hostile-nvidia-rag", "hostile-groq-compound"}
 # Streamed, grok2api-go's titles come from three annotations only; every other format's are the payloads.
 TITLES_NOT_PAYLOADS = {"hostile-grok2api-go"}
 
@@ -85,7 +90,9 @@ def cited_numbers(page: Page, stack: Stack, chat: str, answer: str) -> list[int]
     """The citation numbers the answer's markers ask for, in reading order."""
     content = stored_answer_text(stack, chat, answer)
     number_of = page.evaluate(NUMBER_OF_REF, answer)
-    return [number_of[ref] for ref in re.findall(r"\[(?:doc)?(\d+)\]", content) if ref in number_of]
+    # [N], [docN], RAGFlow's [ID:N], Jina's [^N] (not its definitions "[^N]:"), Brave's tags' numbers.
+    refs = re.findall(r"\[(?:doc|ID:\s?|\^)?(\d+)\](?!:)|<citation>\{[^<]*?\"number\": (\d+)", content)
+    return [number_of[ref] for ref in (a or b for a, b in refs) if ref in number_of]
 
 
 @pytest.fixture
@@ -98,7 +105,7 @@ def hostile_context(browser: Browser) -> Iterator[tuple[BrowserContext, Trap]]:
 
 def open_everything(page: Page, stack: Stack, chat: str, answer: str, model: str) -> dict:
     page.wait_for_selector(f"#message-{answer} .owc-sources", timeout=20_000)
-    cited = cited_numbers(page, stack, chat, answer) if model != "hostile-openrag" else []  # OpenRAG writes no markers
+    cited = cited_numbers(page, stack, chat, answer) if model not in UNMARKED else []
     # Open WebUI redraws the answer once the stored sources reach it: wait for the buttons to settle.
     assert wait_for_citation_numbers(page, answer, cited, timeout_ms=30_000) == cited, "a button shows another source than its marker cites"
     report = page.evaluate(OPEN_EVERYTHING, [answer, PAYLOADS])

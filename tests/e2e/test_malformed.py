@@ -30,6 +30,8 @@ EXPECTED = {
     "malformed-perplexity-nulls": (0, 1),  # the one result that is an object, every field null: "Untitled source"
     "malformed-openrag-10000-sources": (1, 1000),  # the first 1,000 (core/limits.ts), and a warning for the others
     "malformed-openrag-10-mb": (0, 10),
+    "malformed-ragflow-reference-not-a-list": (1, 0),
+    "malformed-brave-broken-tags": (0, 1),  # the one well-formed citation; the broken tags are not guessed at
 }
 LONG_FRAME_BUDGET_MS = 200
 

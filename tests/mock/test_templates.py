@@ -42,3 +42,11 @@ def test_if_leaves_out_its_key_or_item_when_the_variable_is_false() -> None:
                 "list": [1, {"$if": "asked", "then": 2}]}
     assert Renderer({"doc": "d"}, {"asked": True}).render(template) == {"content": "x", "reference": ["d"], "list": [1, 2]}
     assert Renderer({"doc": "d"}, {"asked": False}).render(template) == {"content": "x", "list": [1]}
+
+
+def test_repeat_with_key_builds_an_object_and_refuses_a_key_twice() -> None:
+    renderer = Renderer({"docs": ["a", "b"]})
+    assert renderer.render({"$repeat": "${docs}", "key": "${i}", "each": {"name": "${item}"}}) == {
+        "1": {"name": "a"}, "2": {"name": "b"}}
+    with pytest.raises(TemplateError, match="comes twice"):
+        renderer.render({"$repeat": 2, "key": "same", "each": "x"})

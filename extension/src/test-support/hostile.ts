@@ -149,6 +149,18 @@ const openWebuiSource = shaped({ source: shaped({ id: text, name: text, url }), 
 const responsesOutput = listOf(shaped({ type: fc.constant('message'), content: listOf(shaped({
   type: fc.constantFrom('output_text', 'refusal'), text: answer, annotations: listOf(annotation) })) }));
 
+const ragflowChunk = shaped({ id: text, content: text, document_id: text, document_name: text, url,
+  positions: listOf(listOf(count)), similarity: score });
+const nvidiaResult = shaped({ document_id: text, document_name: text, document_type: fc.constantFrom('text', 'image', 'table', 'chart'),
+  content: text, score, metadata: shaped({ page_number: count, description: text }) });
+const groqResult = shaped({ title: text, url, content: text, score });
+const jinaAnnotation = shaped({ type: fc.constant('url_citation'), url_citation: shaped({ title: text, exactQuote: text, url, dateTime: text }) });
+const footnotes = fc.array(fc.tuple(count, text, text, url), { maxLength: 5 })
+  .map((defs) => defs.map(([n, quote, title, link]) => `\n\n[^${String(n)}]: ${quote} [${title}](${String(link)})`).join(''));
+const braveTag = shaped({ number: count, url, snippet: text, start_index: count, end_index: count })
+  .chain((tag) => fc.constantFrom(`<citation>${jsonText(tag)}</citation>`, `<citation>${jsonText(tag)}`, `<usage>${jsonText(tag)}</usage>`));
+const sourceLike = shaped({ url, title: text, name: text, document_name: text, filename: text, content: text, snippet: text, text });
+
 /** One generator per format of the registry (formats/index.ts), keyed by its name. */
 export const WIRE_FORMATS: Record<string, fc.Arbitrary<unknown>> = {
   'azure-on-your-data': fc.oneof(
@@ -171,6 +183,13 @@ export const WIRE_FORMATS: Record<string, fc.Arbitrary<unknown>> = {
     shaped({ type: fc.constant('response.completed'), response: shaped({ output: responsesOutput }) }),
   ),
   'openai-chat': chatBody(chatMessage()),
+  ragflow: chatBody(chatMessage({ reference: fc.oneof(listOf(ragflowChunk), shaped({ chunks: fc.dictionary(fc.oneof(count.map(String), text), ragflowChunk) }), text) })),
+  'nvidia-rag': chatBody(chatMessage(), { citations: shaped({ total_results: count, results: listOf(nvidiaResult) }) }),
+  'groq-compound': chatBody(chatMessage({ executed_tools: listOf(shaped({ index: count, type: text,
+    search_results: shaped({ results: listOf(groqResult) }), browser_results: listOf(groqResult) })) })),
+  'jina-deepsearch': chatBody(chatMessage({ annotations: listOf(jinaAnnotation), content: fc.tuple(answer, footnotes).map(([a, f]) => a + f) })),
+  brave: chatBody(chatMessage({ content: fc.array(fc.oneof(text, braveTag), { maxLength: 6 }).map((parts) => parts.join('')) })),
+  generic: chatBody(chatMessage({ references: listOf(sourceLike) }), { results: listOf(sourceLike), documents: listOf(sourceLike).map(jsonText) }),
   'open-webui': fc.oneof(
     shaped({ sources: listOf(openWebuiSource) }),
     shaped({ type: fc.constantFrom('source', 'citation'), data: openWebuiSource }),
