@@ -12,9 +12,18 @@ const restorers = new Map<string, () => void>();
 
 /** Logs `text` the first time `key` is seen: once per failed module, once per unreadable message. */
 export function warnOnce(key: string, text: string, detail?: unknown): void {
+  logOnce(console.warn, key, text, detail);
+}
+
+/** A line for a backend's author, not a problem of the page: logged once, as information. */
+export function noteOnce(key: string, text: string): void {
+  logOnce(console.info, key, text);
+}
+
+function logOnce(log: (...data: unknown[]) => void, key: string, text: string, detail?: unknown): void {
   if (warned.has(key)) return;
   warned.add(key);
-  console.warn(`[owui-citations] ${text}`, ...(detail === undefined ? [] : [detail]));
+  log(`[owui-citations] ${text}`, ...(detail === undefined ? [] : [detail]));
 }
 
 /** What gives Open WebUI back what `module` changed, run when the module is turned off. */

@@ -35,8 +35,14 @@ MODES = {
 # Formats whose answers write no markers (OpenRAG, NVIDIA RAG), or cite with links to their URLs (Groq), which
 # hostile URLs are not: no button is expected.
 UNMARKED = {"hostile-openrag", "hostile-nvidia-rag", "hostile-groq-compound"}
-# Streamed, grok2api-go's titles come from three annotations only; every other format's are the payloads.
-TITLES_NOT_PAYLOADS = {"hostile-grok2api-go"}
+# Jina and Brave put their sources inside the answer's own markdown (footnote definitions; <citation> tags),
+# which Open WebUI renders and the payloads break up (a line break ends a definition; a payload that is HTML
+# becomes an element, so a tag's text is no longer its JSON): which of those become buttons is not predicted
+# here. Everything else is asserted as for the others.
+BUTTONS_NOT_PREDICTED = {"hostile-jina-deepsearch", "hostile-brave"}
+# Streamed, grok2api-go's titles come from three annotations only; NVIDIA's are file names, shown without
+# their folders; every other format's are the payloads.
+TITLES_NOT_PAYLOADS = {"hostile-grok2api-go", "hostile-nvidia-rag"}
 
 # In the page: "show all", every preview (the hover/focus event the extension listens to), then
 # the modal from the first source, through every page with "next" and back with "previous".
@@ -107,10 +113,13 @@ def open_everything(page: Page, stack: Stack, chat: str, answer: str, model: str
     page.wait_for_selector(f"#message-{answer} .owc-sources", timeout=20_000)
     cited = cited_numbers(page, stack, chat, answer) if model not in UNMARKED else []
     # Open WebUI redraws the answer once the stored sources reach it: wait for the buttons to settle.
-    assert wait_for_citation_numbers(page, answer, cited, timeout_ms=30_000) == cited, "a button shows another source than its marker cites"
+    buttons = wait_for_citation_numbers(page, answer, cited, timeout_ms=30_000)
+    if model not in BUTTONS_NOT_PREDICTED:
+        assert buttons == cited, f"{model}: a button shows another source than its marker cites"
     report = page.evaluate(OPEN_EVERYTHING, [answer, PAYLOADS])
+    report["model"] = model
     assert report["listed"] == report["pages"] == report["back"] + 1 == report["count"] > 0, report
-    assert report["previews"] == len(report["buttons"]) == len(cited), report
+    assert report["previews"] == len(report["buttons"]) == len(buttons), report
     if model not in TITLES_NOT_PAYLOADS:  # every payload is on screen, as text
         assert report["shownTitles"] == report["distinctTitles"], report
     return report

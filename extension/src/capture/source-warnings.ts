@@ -2,17 +2,19 @@
  * One console warning per finished answer whose sources were not all shown: they arrived but
  * could not be read (bad JSON, a number for a list, only nulls), or there were more than the
  * core reads (limits.ts). One per answer however many chunks carried them; none while it
- * streams; none for an answer without sources.
+ * streams; none for an answer without sources. Sources found by the reader of last resort get
+ * one line naming their field, so that the backend's author knows what to ask us for.
  */
 
-import { warnOnce } from '../guard.js';
+import { noteOnce, warnOnce } from '../guard.js';
 import type { Hub, MessageState } from './hub.js';
 
 export function warnAboutSources(hub: Hub): (state: MessageState) => void {
   return (state) => {
     if (!state.done) return;
-    const { format, unreadable, omitted } = hub.citations(state.messageId);
+    const { format, unreadable, omitted, field } = hub.citations(state.messageId);
     const message = state.messageId;
+    if (field) noteOnce(`generic:${field}`, `sources of message ${message} read from \`${field}\`, a field no known format has: please ask for this backend's format.`);
     if (unreadable) {
       warnOnce(`sources:${message}`, `the ${unreadable} sources of message ${message} could not be read; the answer is shown without them.`);
     } else if (omitted) {

@@ -37,7 +37,7 @@ export function extractCitations(payload: unknown, options: ExtractOptions = {})
         const drafts = found.drafts.slice(0, MAX_CITATIONS);
         const citations = finalize(drafts, found.ordered, format.name, options);
         const omitted = found.drafts.length - drafts.length;
-        return { format: format.name, citations, ...(omitted ? { omitted } : {}) };
+        return { format: format.name, citations, ...(omitted ? { omitted } : {}), ...(found.field ? { field: found.field } : {}) };
       }
       if (found) unreadable ??= format.name;
     } catch {

@@ -62,6 +62,8 @@ export interface ExtractResult {
   unreadable?: string;
   /** How many more sources the payload held than the MAX_CITATIONS read (limits.ts). */
   omitted?: number;
+  /** Where the reader of last resort (formats/generic.ts) found them, e.g. `message.references`. */
+  field?: string;
 }
 
 /** What a format parser returns: a citation before numbering, merging and clean-up. */
@@ -90,7 +92,7 @@ export interface Format {
    * `ordered: false` means the producer gives no order: drafts are then ranked by score.
    * No drafts: the payload has this format's sources, but none can be read.
    */
-  extract(payload: Record<string, unknown>): { drafts: Draft[]; ordered: boolean } | null;
+  extract(payload: Record<string, unknown>): { drafts: Draft[]; ordered: boolean; field?: string } | null;
 }
 
 export interface ExtractOptions {

@@ -213,6 +213,14 @@ function hideSourcesBlock(root: Element, contentSpans: readonly MarkerSpan[]): v
   }
 }
 
+/** A footnote mark that opens a definition, `<sup class="footnote-ref">n</sup>: …`, not a citation. */
+function isDefinitionMark(sup: Element): boolean {
+  let after = sup.nextSibling; // past Svelte's comment anchors, empty text and our own button
+  const skipped = (node: Node): boolean => node.nodeType === Node.COMMENT_NODE || (node instanceof Text && node.data.trim() === '') || (node instanceof Element && node.matches('.owc-cite'));
+  while (after && skipped(after)) after = after.nextSibling;
+  return /^\s*:/.test(after?.textContent ?? '');
+}
+
 /** A paragraph that is a footnote definition, `[^n]: …`: as text, or as Open WebUI (0.12) draws
  * its marker, `<sup class="footnote-ref">n</sup>: …`. */
 function isFootnoteDefinition(block: Element): boolean {
@@ -221,10 +229,7 @@ function isFootnoteDefinition(block: Element): boolean {
   const before = document.createRange();
   before.setStartBefore(block.firstChild!);
   before.setEndBefore(first);
-  let after = first.nextSibling; // past Svelte's comment anchors, empty text and our own button
-  const skipped = (node: Node): boolean => node.nodeType === Node.COMMENT_NODE || (node instanceof Text && node.data.trim() === '') || (node instanceof Element && node.matches('.owc-cite'));
-  while (after && skipped(after)) after = after.nextSibling;
-  return before.toString().trim() === '' && /^\s*:/.test(after?.textContent ?? '');
+  return before.toString().trim() === '' && isDefinitionMark(first);
 }
 
 /** Open WebUI (0.12) draws `[^n]` as `<sup class="footnote-ref">n</sup>`: each becomes our button;
@@ -235,7 +240,7 @@ function linkFootnotes(message: Element, root: Element, contentSpans: readonly M
     if (listed && isFootnoteDefinition(block)) block.classList.add('owc-hidden');
   }
   for (const sup of root.querySelectorAll<HTMLElement>('sup.footnote-ref:not(.owc-hidden)')) {
-    if (sup.closest('.owc-hidden') || sup.nextElementSibling?.matches('.owc-cite')) continue;
+    if (sup.closest('.owc-hidden') || sup.nextElementSibling?.matches('.owc-cite') || isDefinitionMark(sup)) continue;
     const n = Number(sup.textContent?.trim());
     const citation = citations.find((c) => c.refs.includes(n));
     if (!citation) continue;

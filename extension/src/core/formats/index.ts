@@ -8,7 +8,9 @@
 import type { Format } from '../model.js';
 import { answerSpans } from './answer-spans.js';
 import { azureOnYourData } from './azure-on-your-data.js';
+import { brave } from './brave.js';
 import { grok2api } from './grok2api.js';
+import { generic } from './generic.js';
 import { grok2apiGo } from './grok2api-go.js';
 import { groqCompound } from './groq-compound.js';
 import { jinaDeepsearch } from './jina-deepsearch.js';
@@ -33,5 +35,7 @@ export const FORMATS: readonly Format[] = [
   openaiResponses,
   jinaDeepsearch,
   openaiChat,
+  brave,
   openWebui,
+  generic, // last: only what no format knows
 ];
