@@ -40,6 +40,8 @@ EXPECTED = {
     "azure-on-your-data": Seen(buttons=[1, 2, 1, 3], sources=4, title="Dog care guide", score="Reranker score 2.87"),
     "openai-url-citation": URL_CITATION,
     "openai-url-citation-flat": URL_CITATION,
+    # Offsets over plain sentences: each button at the end of the text it covers.
+    "openai-url-citation-plain": URL_CITATION,
     "openai-responses": Seen(buttons=[1], sources=2, title="Physical activity — WHO fact sheet"),
     "grok2api": GROK,
     "grok2api-sources-block": GROK,

@@ -84,6 +84,11 @@ const EXPECTED: Record<string, Expected> = {
     titles: ['Spain win EURO 2024 — match report', '¡Campeones! La Roja suma su cuarta Eurocopa'],
     spans: [['link', [1], '([uefa.com]('], ['link', [2], '([rfef.es](']],
   },
+  'openai-url-citation-plain': {
+    format: 'openai-chat',
+    titles: ['Spain win EURO 2024 — match report', '¡Campeones! La Roja suma su cuarta Eurocopa'],
+    spans: [['link', [1], 'Spain won EURO 2024'], ['link', [2], 'It is the country']],
+  },
   'openai-responses': {
     format: 'openai-responses',
     titles: ['Physical activity — WHO fact sheet', 'employee-wellbeing-policy.pdf'],

@@ -135,6 +135,38 @@ function linkTags(message: Element, root: Element, citations: readonly Citation[
   }
 }
 
+/** The end of a span's text as it reads on screen: its last characters without markdown marks. */
+const visibleTail = (markdown: string): string => markdown.replace(/[*_`~#>]/g, '').replace(/\s+/g, ' ').trim().slice(-24);
+
+/** Text a producer attached a citation to by offsets, with no link or marker in it (Gemini's
+ * grounding segments through LiteLLM or OpenRouter): its button goes at the end of that text. */
+function linkPlainSpans(message: Element, root: Element, content: string, contentSpans: readonly MarkerSpan[], byIndex: Map<number, Citation>): void {
+  let nodes: Array<{ node: Text; start: number }> | null = null;
+  let text = '';
+  let from = 0;
+  for (const span of contentSpans) {
+    const covered = content.slice(span.start, span.end);
+    if (span.kind !== 'link' || covered.includes('](') || message.querySelector(`.owc-cite[data-owc-span="${span.start}"]`)) continue;
+    const tail = visibleTail(covered);
+    if (tail.length < 4) continue;
+    if (!nodes) {
+      nodes = textNodes(root);
+      text = nodes.map(({ node }) => node.data).join('').replace(/\s/g, ' ');
+    }
+    const at = text.indexOf(tail, from);
+    if (at < 0) continue;
+    from = at + tail.length;
+    const holder = nodes.findLast(({ start }) => start < from);
+    if (!holder || holder.node.parentElement?.closest('a')) continue;
+    const rest = holder.node.splitText(from - holder.start);
+    const buttons = buttonsFor(span.indices, byIndex);
+    buttons.forEach((button) => button.setAttribute('data-owc-span', String(span.start)));
+    rest.before(...buttons);
+    attach(message, holder.node, [...buttons, rest]);
+    nodes = null; // the split changed the nodes
+  }
+}
+
 /** Links to a cited URL: a marker link ([[1]](url), [1](url)) becomes the button; any other gets one after it. */
 function linkAnchors(message: Element, root: Element, byUrl: Map<string, Citation>): void {
   for (const anchor of root.querySelectorAll<HTMLAnchorElement>('a[href]:not(.owc-hidden)')) {
@@ -268,6 +300,7 @@ export function applyToMessage(message: HTMLElement, messageId: string, citation
       linkAnchors(message, prose, byUrl);
       replaceNativeButtons(message, prose, citations, content, contentSpans, byIndex);
       linkTextMarkers(message, prose, citations, byIndex);
+      linkPlainSpans(message, prose, content, contentSpans, byIndex);
     }
   }
 
