@@ -41,8 +41,8 @@ UNMARKED = {"hostile-openrag", "hostile-nvidia-rag", "hostile-groq-compound"}
 # here. Everything else is asserted as for the others.
 BUTTONS_NOT_PREDICTED = {"hostile-jina-deepsearch", "hostile-brave"}
 # Streamed, grok2api-go's titles come from three annotations only; NVIDIA's are file names, shown without
-# their folders; every other format's are the payloads.
-TITLES_NOT_PAYLOADS = {"hostile-grok2api-go", "hostile-nvidia-rag"}
+# their folders; Brave sends no title (its address stands for it); every other format's are the payloads.
+TITLES_NOT_PAYLOADS = {"hostile-grok2api-go", "hostile-nvidia-rag", "hostile-brave"}
 
 # In the page: "show all", every preview (the hover/focus event the extension listens to), then
 # the modal from the first source, through every page with "next" and back with "previous".

@@ -10,11 +10,14 @@ from Open WebUI's own work on the same 10 MB; the extension's share of any one f
 under 200 ms. Time inside the extension's wrappers that the app calls synchronously (fetch,
 WebSocket) counts as the app's: those wrappers only clone or queue."""
 
+import json
+
 import pytest
 from playwright.sync_api import Page, expect
 
 from devstack.stack import Stack
 from mock_server.registry import BUILT_IN_SCENARIOS, load_scenarios
+from mock_server.rendering import RequestFacts, render_body
 from tests.e2e.limits import gap_for, gaps_named
 from tests.e2e.owui import (Console, chat_id, last_answer_id, open_new_chat, open_new_chat_in_app, open_webui_version, send,
                             set_streaming, stored_citation_events)
@@ -48,7 +51,9 @@ LONG_FRAMES = """(() => {
 
 
 def first_words(model: str) -> str:
-    return " ".join(str(SCENARIOS[model].answer[0]).split()[:4])
+    """The answer's first words, as the mock renders them (an answer may be made of variables)."""
+    body = json.loads(render_body(SCENARIOS[model], "chat", RequestFacts(model, "http://127.0.0.1/", 1)))
+    return " ".join(body["choices"][0]["message"]["content"].split()[:4])
 
 
 def send_and_measure(page: Page, stack: Stack, console: Console, model: str, stores: bool) -> tuple[str, dict, list[str]]:
