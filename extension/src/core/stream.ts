@@ -70,6 +70,7 @@ export function createMerger(): ChunkMerger {
   const responseAnnotations: unknown[] = [];
   const sources: unknown[] = [];
   const messageFields = new Map<string, unknown>(); // replacing fields, as `top`
+  const providerCitations: unknown[][] = []; // LiteLLM streams Claude's citations one per chunk
   let context: unknown = null;
   let completed: JsonObject | null = null;
 
@@ -100,6 +101,8 @@ export function createMerger(): ChunkMerger {
       if (part === choice?.delta && typeof part.content === 'string') text.push(part.content);
       addAnnotations(arr(part.annotations), annotations);
       if (!isEmpty(part.context)) context = part.context;
+      const citation = obj(part.provider_specific_fields)?.citation;
+      if (part === choice?.delta && isObject(citation)) providerCitations.push([citation]);
       for (const key in part) {
         const value = part[key];
         if (MESSAGE_REBUILT.has(key) || isEmpty(value)) continue;
@@ -113,7 +116,8 @@ export function createMerger(): ChunkMerger {
     if (completed) return completed;
     const merged: JsonObject = Object.fromEntries(top);
     const content = text.join('');
-    const message = { ...Object.fromEntries(messageFields), role: 'assistant', content, annotations, ...(context ? { context } : {}) };
+    const message: JsonObject = { ...Object.fromEntries(messageFields), role: 'assistant', content, annotations, ...(context ? { context } : {}) };
+    if (providerCitations.length) message.provider_specific_fields = { citations: providerCitations };
     merged.choices = [{ index: 0, message }];
     if (responseAnnotations.length) merged.output = [{ type: 'message', content: [{ type: 'output_text', text: content, annotations: responseAnnotations }] }];
     if (sources.length && !('sources' in merged)) merged.sources = sources;

@@ -159,6 +159,12 @@ const footnotes = fc.array(fc.tuple(count, text, text, url), { maxLength: 5 })
   .map((defs) => defs.map(([n, quote, title, link]) => `\n\n[^${String(n)}]: ${quote} [${title}](${String(link)})`).join(''));
 const braveTag = shaped({ number: count, url, snippet: text, start_index: count, end_index: count })
   .chain((tag) => fc.constantFrom(`<citation>${jsonText(tag)}</citation>`, `<citation>${jsonText(tag)}`, `<usage>${jsonText(tag)}</usage>`));
+const claudeCitation = shaped({ type: fc.constantFrom('char_location', 'page_location', 'content_block_location', 'search_result_location',
+  'web_search_result_location', 'other'), cited_text: text, document_index: count, document_title: text, start_page_number: count,
+  end_page_number: count, url, source: url, title: text, supported_text: text });
+const geminiMetadata = shaped({ groundingChunks: listOf(shaped({ web: shaped({ uri: url, title: text }), retrievedContext: shaped({ uri: url, title: text, text }) })),
+  groundingSupports: listOf(shaped({ segment: shaped({ startIndex: count, endIndex: count, text }), groundingChunkIndices: listOf(count) })),
+  searchEntryPoint: shaped({ renderedContent: text }) });
 const sourceLike = shaped({ url, title: text, name: text, document_name: text, filename: text, content: text, snippet: text, text });
 
 /** One generator per format of the registry (formats/index.ts), keyed by its name. */
@@ -189,6 +195,9 @@ export const WIRE_FORMATS: Record<string, fc.Arbitrary<unknown>> = {
     search_results: shaped({ results: listOf(groqResult) }), browser_results: listOf(groqResult) })) })),
   'jina-deepsearch': chatBody(chatMessage({ annotations: listOf(jinaAnnotation), content: fc.tuple(answer, footnotes).map(([a, f]) => a + f) })),
   brave: chatBody(chatMessage({ content: fc.array(fc.oneof(text, braveTag), { maxLength: 6 }).map((parts) => parts.join('')) })),
+  'claude-citations': chatBody(chatMessage({ provider_specific_fields: shaped({ citations: listOf(fc.oneof(listOf(claudeCitation), claudeCitation)),
+    citation: claudeCitation, web_search_results: listOf(shaped({ content: listOf(shaped({ url, title: text, page_age: text })) })) }) })),
+  'gemini-grounding': chatBody(chatMessage(), { vertex_ai_grounding_metadata: fc.oneof(listOf(geminiMetadata), geminiMetadata) }),
   generic: chatBody(chatMessage({ references: listOf(sourceLike) }), { results: listOf(sourceLike), documents: listOf(sourceLike).map(jsonText) }),
   'open-webui': fc.oneof(
     shaped({ sources: listOf(openWebuiSource) }),
