@@ -95,12 +95,19 @@ def producer_options(scenario_dirs: Sequence[Path] = ()) -> dict[str, dict[str, 
     return options
 
 
+# What Open WebUI's model editor saves for a model's capabilities when none is changed
+# (ModelEditor.svelte): 0.7 fails every answer of a model saved without them (it reads
+# meta.capabilities.builtin_tools from None).
+EDITOR_CAPABILITIES = {"file_context": True, "vision": True, "file_upload": True, "web_search": True, "image_generation": True,
+                       "code_interpreter": True, "citations": True, "status_updates": True, "builtin_tools": True}
+
+
 def ask_for_sources(webui_url: str, token: str, scenario_dirs: Sequence[Path] = ()) -> None:
-    """Sets each such model's custom parameters through Open WebUI's model API."""
+    """Sets each such model's custom parameters through Open WebUI's model API, as its editor saves them."""
     with httpx.Client(base_url=webui_url, headers={"Authorization": f"Bearer {token}"}, timeout=60) as api:
         for model, custom_params in producer_options(scenario_dirs).items():
-            form = {"id": model, "name": model, "base_model_id": None, "meta": {"description": f"{model}, sources on"},
-                    "params": {"custom_params": custom_params}}
+            meta = {"description": f"{model}, sources on", "capabilities": EDITOR_CAPABILITIES}
+            form = {"id": model, "name": model, "base_model_id": None, "meta": meta, "params": {"custom_params": custom_params}}
             if api.get("/api/v1/models/model", params={"id": model}).status_code == 200:
                 api.post("/api/v1/models/model/update", params={"id": model}, json=form).raise_for_status()
             else:
