@@ -7,7 +7,7 @@ from fastapi.staticfiles import StaticFiles
 from .errors import install_error_handlers
 from .json_bodies import JsonBodies
 from .registry import load_scenarios
-from .routers import documents, generation, models
+from .routers import documents, generation, models, providers
 
 DOCUMENTS = Path(__file__).parent / "documents"
 
@@ -24,6 +24,7 @@ def create_app(extra_scenario_dirs: list[Path] = (), token_delay_ms: int = 0, fi
     install_error_handlers(app)
     app.include_router(models.router)
     app.include_router(generation.router)
+    app.include_router(providers.router)
     app.include_router(documents.router)
     app.mount("/static", StaticFiles(directory=DOCUMENTS), name="static")
     app.add_middleware(JsonBodies)

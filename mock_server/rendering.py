@@ -6,10 +6,10 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .encoding import dumps
-from .scenarios import Endpoint, Scenario, WholeSegment
-from .templates import Renderer
+from .scenarios import ENDPOINT_KINDS, Endpoint, Scenario, StreamEntry, WholeSegment
+from .templates import Renderer, TemplateError
 
-EndpointKind = Literal["chat", "completions", "responses"]
+EndpointKind = Literal["chat", "completions", "responses", "anthropic", "gemini"]
 _WORD_START = re.compile(r"(?<=\S)(?=\s)")
 
 # OpenAI's stream_options.include_usage: one more chunk, with no choices, before [DONE].
@@ -60,6 +60,11 @@ def _prepare(scenario: Scenario, facts: RequestFacts) -> tuple[Renderer, list[st
     return renderer, pieces
 
 
+def render_answer(scenario: Scenario, facts: RequestFacts) -> str:
+    """The answer's text, as every endpoint of the scenario sends it."""
+    return "".join(_prepare(scenario, facts)[1])
+
+
 def _endpoint(scenario: Scenario, kind: EndpointKind) -> Endpoint:
     endpoint = scenario.endpoint(kind)
     if endpoint is None:
@@ -79,12 +84,18 @@ def _sse(data: Any, event: str | None, style: str, delay_ms: int) -> ServerSentE
     return ServerSentEvent(f"{prefix}data: {payload}\n\n", delay_ms)
 
 
-def _selected_pieces(pieces_slice: str | None, count: int) -> list[int]:
-    """Indices of the pieces an entry repeats over; [-1] for an entry sent once."""
-    if pieces_slice is None:
-        return [-1]
-    start, stop = (int(bound) if bound else None for bound in pieces_slice.split(":"))
-    return list(range(count))[start:stop]
+def _repetitions(entry: StreamEntry, renderer: Renderer, pieces: list[str]) -> list[dict[str, Any]]:
+    """The variables of each event an entry sends: one per answer piece of its ``pieces`` slice
+    (``piece_index``), one per item of its ``each`` list, or one."""
+    if entry.each is not None:
+        items = renderer.var(entry.each)
+        if not isinstance(items, list):
+            raise TemplateError(f"each: ${{{entry.each}}} is not a list")
+        return [{"item": item, "i": i} for i, item in enumerate(items, start=1)]
+    if entry.pieces is None:
+        return [{}]
+    start, stop = (int(bound) if bound else None for bound in entry.pieces.split(":"))
+    return [{"piece_index": index} for index in list(range(len(pieces)))[start:stop]]
 
 
 def render_stream(
@@ -99,9 +110,9 @@ def render_stream(
     events: list[ServerSentEvent] = []
     sent = ""  # the answer text streamed so far, for producers that repeat it (Perplexity)
     for entry in entries:
-        for index in _selected_pieces(entry.pieces, len(pieces)):
-            local: dict[str, Any] = {"seq": len(events)}
-            if index >= 0:
+        for local in _repetitions(entry, renderer, pieces):
+            local["seq"] = len(events)
+            if (index := local.pop("piece_index", None)) is not None:
                 sent += pieces[index]
                 local["piece"] = pieces[index]
             local["content_so_far"] = sent
@@ -131,7 +142,7 @@ def check_renders(scenario: Scenario, base_url: str) -> None:
     for on in (False, True):
         switches = dict.fromkeys(scenario.switches, on)
         facts = RequestFacts(model=scenario.name, base_url=base_url, prompt_tokens=1, switches=switches)
-        for kind in ("chat", "completions", "responses"):
+        for kind in ENDPOINT_KINDS:
             endpoint = scenario.endpoint(kind)
             if endpoint is None:
                 continue

@@ -47,5 +47,19 @@ def count_words(value: Any) -> int:
         elif isinstance(item, list):
             pending.extend(item)
         elif isinstance(item, dict):
-            pending.extend(part for key, part in item.items() if key in {"content", "text", "input"})
+            pending.extend(part for key, part in item.items() if key in {"content", "contents", "parts", "text", "input"})
     return words
+
+
+class AnthropicMessagesRequest(_Request):
+    """Anthropic's Messages API (what LiteLLM sends for an `anthropic/…` model)."""
+
+    messages: list[Message] = Field(min_length=1)
+    max_tokens: int = Field(ge=1)
+
+
+class GeminiRequest(BaseModel):
+    """Gemini's generateContent (LiteLLM's `gemini/…` models): the model is in the path."""
+
+    model_config = ConfigDict(extra="allow")
+    contents: list[Any] = Field(min_length=1)

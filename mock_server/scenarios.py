@@ -6,9 +6,14 @@ each endpoint it speaks a body template and a list of stream entries.
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from .encoding import JsonStyle
+
+
+OPENAI_KINDS = ("chat", "completions", "responses")
+PROVIDER_KINDS = ("anthropic", "gemini")
+ENDPOINT_KINDS = OPENAI_KINDS + PROVIDER_KINDS
 
 
 class _Strict(BaseModel):
@@ -26,7 +31,16 @@ class StreamEntry(_Strict):
         None, pattern=r"^-?\d*:-?\d*$",
         description="repeat this entry for a slice of the answer pieces (Python slice: ':' all, "
         "':-1' all but the last, '-1:' the last), binding ${piece}")
+    each: str | None = Field(
+        None, description="repeat this entry for each item of this list variable, binding ${item} (and ${i}, from 1): "
+        "one event per citation (Anthropic's citations_delta)")
     delay_ms: int = Field(0, ge=0, description="pause before this entry, part of the producer's timing")
+
+    @model_validator(mode="after")
+    def _one_repetition(self) -> "StreamEntry":
+        if self.pieces is not None and self.each is not None:
+            raise ValueError("a stream entry repeats over `pieces` or over `each`, not both")
+        return self
 
 
 class Endpoint(_Strict):
@@ -53,7 +67,19 @@ class Scenario(_Strict):
     chat: Endpoint | None = None
     completions: Endpoint | None = None
     responses: Endpoint | None = None
+    anthropic: Endpoint | None = Field(None, description="Anthropic's Messages API, for a real LiteLLM proxy in front")
+    gemini: Endpoint | None = Field(None, description="Gemini's generateContent, for a real LiteLLM proxy in front")
     extracts: dict[str, Any] = Field({}, description="OpenRAG-style chunks served at /extract/<id>")
 
     def endpoint(self, kind: str) -> Endpoint | None:
-        return {"chat": self.chat, "completions": self.completions, "responses": self.responses}[kind]
+        return getattr(self, kind) if kind in ENDPOINT_KINDS else None
+
+    @property
+    def kinds(self) -> list[str]:
+        """The endpoints this scenario serves."""
+        return [kind for kind in ENDPOINT_KINDS if self.endpoint(kind)]
+
+    @property
+    def speaks_openai(self) -> bool:
+        """Served to OpenAI clients (Open WebUI) directly, not only to a proxy through a provider's own API."""
+        return any(kind in OPENAI_KINDS for kind in self.kinds)

@@ -18,6 +18,6 @@ class ModelList(BaseModel):
 
 @router.get("/models")
 def list_models(request: Request) -> ModelList:
-    """One model per scenario: the model id is the scenario's name."""
+    """One model per scenario served to OpenAI clients: the model id is the scenario's name."""
     scenarios = request.app.state.scenarios
-    return ModelList(data=[Model(id=name, owned_by=s.producer) for name, s in scenarios.items()])
+    return ModelList(data=[Model(id=name, owned_by=s.producer) for name, s in scenarios.items() if s.speaks_openai])

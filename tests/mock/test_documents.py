@@ -27,17 +27,28 @@ def strings_in(value: object) -> Iterator[str]:
             yield from strings_in(item)
 
 
+def requests_for(name: str, kind: str) -> tuple[tuple[str, dict], tuple[str, dict]]:
+    """(path, body) of a whole answer and of a stream, on one endpoint the scenario speaks."""
+    user = [{"role": "user", "content": "x"}]
+    if kind == "anthropic":
+        body = {"model": "claude", "max_tokens": 1024, "messages": user}
+        return (f"/providers/{name}/v1/messages", body), (f"/providers/{name}/v1/messages", {**body, "stream": True})
+    if kind == "gemini":
+        base, body = f"/providers/{name}/v1beta/models/gemini", {"contents": [{"parts": [{"text": "x"}]}]}
+        return (f"{base}:generateContent", body), (f"{base}:streamGenerateContent?alt=sse", body)
+    path, field = {"chat": ("/v1/chat/completions", "messages"), "completions": ("/v1/completions", "prompt"),
+                   "responses": ("/v1/responses", "input")}[kind]
+    body = {"model": name, field: user if field == "messages" else "x"}
+    return (path, body), (path, {**body, "stream": True})
+
+
 def every_payload(http: httpx.Client, name: str) -> Iterator[object]:
     """Every body and stream chunk the scenario sends, parsed, on every endpoint it speaks."""
-    for kind, path, field in [("chat", "/v1/chat/completions", "messages"),
-                              ("completions", "/v1/completions", "prompt"), ("responses", "/v1/responses", "input")]:
-        endpoint = SCENARIOS[name].endpoint(kind)
-        if endpoint is None:
-            continue
-        request = {"model": name, field: [{"role": "user", "content": "x"}] if field == "messages" else "x"}
-        yield http.post(path, json=request).json()
-        if endpoint.stream is not None:
-            stream = http.post(path, json={**request, "stream": True}).text
+    for kind in SCENARIOS[name].kinds:
+        whole, streamed = requests_for(name, kind)
+        yield http.post(whole[0], json=whole[1]).json()
+        if SCENARIOS[name].endpoint(kind).stream is not None:
+            stream = http.post(streamed[0], json=streamed[1]).text
             yield from (json.loads(p) for p in sse_data(stream) if p != "[DONE]")
 
 

@@ -11,7 +11,7 @@ import pytest
 from devstack.processes import free_port
 from devstack.stack import mock_server
 from mock_server.registry import ScenarioError, load_scenarios
-from mock_server.rendering import RequestFacts, render_body
+from mock_server.rendering import RequestFacts, render_body, render_stream
 from tests.wire import scenario_file_from_readme, sse_data
 
 GOOD_CHAT = """
@@ -97,5 +97,24 @@ def test_a_file_extends_a_scenario_with_shared_data_it_includes(tmp_path: Path) 
 ])
 def test_a_broken_extends_or_include_is_refused(tmp_path: Path, text: str, reason: str) -> None:
     (tmp_path / "broken.yaml").write_text(text)
+    with pytest.raises(ScenarioError, match=reason):
+        load_scenarios([tmp_path])
+
+
+def test_a_stream_entry_is_sent_once_per_item_of_a_list(tmp_path: Path) -> None:
+    (tmp_path / "cited.yaml").write_text(
+        "producer: p\ndescription: d\nanswer: [Hi]\nvars: {cites: [a, b, c]}\n"
+        "anthropic:\n  body: {}\n  stream:\n    - {event: e, each: cites, data: {n: '${i}', citation: '${item}'}}\n")
+    events = render_stream(load_scenarios([tmp_path])["cited"], "anthropic", RequestFacts("m", "http://h/", 1))
+    assert [json.loads(e.text.split("data: ", 1)[1]) for e in events] == [
+        {"n": 1, "citation": "a"}, {"n": 2, "citation": "b"}, {"n": 3, "citation": "c"}]
+
+
+@pytest.mark.parametrize(("entry", "reason"), [
+    ("{each: cites, pieces: ':', data: x}", "not both"),
+    ("{each: answer, data: x}", "is not a list"),
+])
+def test_a_stream_entry_repeats_over_one_list(tmp_path: Path, entry: str, reason: str) -> None:
+    (tmp_path / "broken.yaml").write_text(f"producer: p\ndescription: d\nanswer: [Hi]\nvars: {{cites: [a]}}\nchat:\n  body: {{}}\n  stream: [{entry}]\n")
     with pytest.raises(ScenarioError, match=reason):
         load_scenarios([tmp_path])

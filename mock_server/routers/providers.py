@@ -1,0 +1,36 @@
+"""Providers' own APIs, for scenarios that a real LiteLLM proxy relays: Anthropic's Messages API
+and Gemini's generateContent. The scenario is the first path segment (LiteLLM's `api_base`),
+because the model ids in these requests are the provider's."""
+
+from typing import Literal
+
+from fastapi import APIRouter, Request, Response
+
+from ..errors import ERROR_RESPONSES, OpenAIError
+from ..request_models import AnthropicMessagesRequest, GeminiRequest
+from ..serving import serve
+
+router = APIRouter(prefix="/providers/{scenario}", tags=["providers"], responses=ERROR_RESPONSES)
+
+
+@router.post("/v1/messages")
+def anthropic_messages(request: Request, scenario: str, body: AnthropicMessagesRequest) -> Response:
+    messages = [message.model_dump() for message in body.messages]
+    return serve(request, scenario, body.model, "anthropic", body.model_dump(), messages, body.stream)
+
+
+def _gemini(request: Request, scenario: str, model: str, body: GeminiRequest, stream: bool) -> Response:
+    return serve(request, scenario, model, "gemini", body.model_dump(), body.contents, stream)
+
+
+@router.post("/v1beta/models/{model}:generateContent")
+def gemini_generate(request: Request, scenario: str, model: str, body: GeminiRequest) -> Response:
+    return _gemini(request, scenario, model, body, stream=False)
+
+
+@router.post("/v1beta/models/{model}:streamGenerateContent")
+def gemini_stream(request: Request, scenario: str, model: str, body: GeminiRequest,
+                  alt: Literal["sse"] | None = None) -> Response:
+    if alt is None:  # without it, Gemini streams one JSON array; LiteLLM always asks for events
+        raise OpenAIError(400, "This mock streams Gemini's answers as server-sent events only: add ?alt=sse.", param="alt")
+    return _gemini(request, scenario, model, body, stream=True)
