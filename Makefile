@@ -10,11 +10,14 @@ OWUI_MATRIX := 0.6.43 0.7.2 0.8.12 0.9.6 0.10.2 0.11.4 0.12.4
 OWUI_OLDEST := $(firstword $(OWUI_MATRIX))
 E2E_ARGS ?=
 TORCH_VERSION := 2.13.0
+# The real LiteLLM proxy of the Claude and Gemini scenarios (devstack/litellm.py), in a venv of its own.
+LITELLM_VERSION := 1.106.2
+LITELLM_VENV ?= $(OWUI_CACHE)/litellm-$(LITELLM_VERSION)
 PYTHON ?= python3
 VENV_PY := .venv/bin/python
-export OWUI_VENV OWUI_VERSION OWUI_CACHE
+export OWUI_VENV OWUI_VERSION OWUI_CACHE LITELLM_VENV
 
-.PHONY: help setup browser build install-extension demo test test-mock test-e2e test-e2e-oldest test-matrix test-ts bench bench-core fuzz fuzz-mock soak clean
+.PHONY: help setup browser build install-extension demo test test-mock test-e2e test-e2e-oldest test-matrix test-ts record-litellm bench bench-core fuzz fuzz-mock soak clean
 .DEFAULT_GOAL := help
 
 help:
@@ -39,10 +42,15 @@ $(OWUI_VENV)/.installed-$(OWUI_VERSION):
 	$(OWUI_VENV)/bin/pip install --quiet --disable-pip-version-check open-webui==$(OWUI_VERSION)
 	touch $@
 
+$(LITELLM_VENV)/.installed-$(LITELLM_VERSION):
+	$(PYTHON) -m venv $(LITELLM_VENV)
+	$(LITELLM_VENV)/bin/pip install --quiet --disable-pip-version-check "litellm[proxy]==$(LITELLM_VERSION)"
+	touch $@
+
 browser:
 	@scripts/ensure-browser.sh >/dev/null
 
-setup: .venv/.installed node_modules/.installed $(OWUI_VENV)/.installed-$(OWUI_VERSION) browser
+setup: .venv/.installed node_modules/.installed $(OWUI_VENV)/.installed-$(OWUI_VERSION) $(LITELLM_VENV)/.installed-$(LITELLM_VERSION) browser
 
 build: node_modules/.installed
 	npm run --silent build
@@ -83,6 +91,10 @@ test: setup install-extension
 	npm test --silent
 	$(VENV_PY) -m pytest
 	$(MAKE) --no-print-directory test-e2e-oldest
+
+# What the real LiteLLM proxy answers for the Claude and Gemini scenarios, for the core's tests.
+record-litellm: .venv/.installed $(LITELLM_VENV)/.installed-$(LITELLM_VERSION)
+	$(VENV_PY) scripts/record_litellm.py
 
 bench-core: node_modules/.installed
 	npm run --silent bench:core

@@ -12,6 +12,7 @@ import httpx
 
 from mock_server.registry import load_scenarios
 
+from .litellm import MASTER_KEY, litellm_proxy, proxied
 from .processes import Service, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,10 +24,11 @@ OWUI_VENV = Path(os.environ.get("OWUI_VENV", OWUI_CACHE / f"open-webui-{OWUI_VER
 
 @dataclass(frozen=True)
 class Stack:
-    """Where the two services of a running stack are, and a token."""
+    """Where the services of a running stack are, and a token."""
 
     mock_url: str
     webui_url: str
+    litellm_url: str
     token: str  # the admin's, in Open WebUI's no-login mode
 
     def api(self) -> httpx.Client:
@@ -40,19 +42,21 @@ def mock_server(port: int, log_path: Path, token_delay_ms: int = 0, extra_args: 
     return Service("mock server", command, log_path)
 
 
-def _connections(mock_url: str, scenario_dirs: Sequence[Path]) -> dict:
-    """Two connections to the mock: Chat Completions for most scenarios, and the Responses
-    API for the scenarios that only speak it (Open WebUI's per-connection `api_type`), in the
-    form of Open WebUI's `/openai/config/update`."""
+def _connections(mock_url: str, litellm_url: str, scenario_dirs: Sequence[Path]) -> dict:
+    """Three connections, in the form of Open WebUI's `/openai/config/update`: the mock's Chat
+    Completions for most scenarios, its Responses API for the scenarios that only speak it (Open
+    WebUI's per-connection `api_type`), and the LiteLLM proxy for the scenarios that speak a
+    provider's own API."""
     scenarios = load_scenarios(list(scenario_dirs))
     responses_only = [name for name, s in scenarios.items() if s.chat is None and s.responses]
     chat = [name for name, s in scenarios.items() if s.chat is not None]
     configs = {
         "0": {"enable": True, "model_ids": chat},
         "1": {"enable": True, "model_ids": responses_only, "api_type": "responses"},
+        "2": {"enable": True, "model_ids": list(proxied(scenarios))},
     }
-    return {"ENABLE_OPENAI_API": True, "OPENAI_API_BASE_URLS": [mock_url, mock_url], "OPENAI_API_KEYS": ["mock", "mock"],
-            "OPENAI_API_CONFIGS": configs}
+    return {"ENABLE_OPENAI_API": True, "OPENAI_API_BASE_URLS": [mock_url, mock_url, litellm_url],
+            "OPENAI_API_KEYS": ["mock", "mock", MASTER_KEY], "OPENAI_API_CONFIGS": configs}
 
 
 def _connections_env(connections: dict) -> dict[str, str]:
@@ -70,10 +74,10 @@ def sign_in(webui_url: str) -> str:
     return signin.json()["token"]
 
 
-def connect_to_mock(webui_url: str, token: str, mock_port: int, scenario_dirs: Sequence[Path] = ()) -> None:
+def connect_to_mock(webui_url: str, token: str, mock_port: int, litellm_port: int, scenario_dirs: Sequence[Path] = ()) -> None:
     """Open WebUI 0.8 and 0.9 read OPENAI_API_CONFIGS from their database only, not from the
     environment: where the running one does not show our connections, they go through its API."""
-    connections = _connections(f"http://127.0.0.1:{mock_port}/v1", scenario_dirs)
+    connections = _connections(f"http://127.0.0.1:{mock_port}/v1", f"http://127.0.0.1:{litellm_port}/v1", scenario_dirs)
     with httpx.Client(base_url=webui_url, headers={"Authorization": f"Bearer {token}"}, timeout=60) as api:
         if api.get("/openai/config").json().get("OPENAI_API_CONFIGS") != connections["OPENAI_API_CONFIGS"]:
             api.post("/openai/config/update", json=connections).raise_for_status()
@@ -114,8 +118,8 @@ def ask_for_sources(webui_url: str, token: str, scenario_dirs: Sequence[Path] = 
                 api.post("/api/v1/models/create", json=form).raise_for_status()
 
 
-def open_webui(port: int, mock_port: int, data_dir: Path, log_path: Path, extra_env: dict[str, str] | None = None,
-               scenario_dirs: Sequence[Path] = ()) -> Service:
+def open_webui(port: int, mock_port: int, litellm_port: int, data_dir: Path, log_path: Path,
+               extra_env: dict[str, str] | None = None, scenario_dirs: Sequence[Path] = ()) -> Service:
     """A real Open WebUI from its pinned venv: offline, no login, no background LLM tasks."""
     mock_url = f"http://127.0.0.1:{mock_port}/v1"
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -130,7 +134,7 @@ def open_webui(port: int, mock_port: int, data_dir: Path, log_path: Path, extra_
         "ENABLE_OLLAMA_API": "False",
         "ENABLE_OPENAI_API": "True",
         "ENABLE_DIRECT_CONNECTIONS": "True",  # users may add their own upstream (tested)
-        **_connections_env(_connections(mock_url, scenario_dirs)),
+        **_connections_env(_connections(mock_url, f"http://127.0.0.1:{litellm_port}/v1", scenario_dirs)),
         "OFFLINE_MODE": "true",
         "HF_HUB_OFFLINE": "1",
         "ENABLE_VERSION_UPDATE_CHECK": "False",
@@ -154,23 +158,30 @@ def open_webui(port: int, mock_port: int, data_dir: Path, log_path: Path, extra_
 
 @contextmanager
 def running_stack(workdir: Path, extra_env: dict[str, str] | None = None, token_delay_ms: int = 0,
-                  scenario_dirs: Sequence[Path] = (), first_token_delay_ms: int = 0) -> Iterator[Stack]:
-    """The mock server and Open WebUI, each a real process on free ports, until the block ends.
-    ``workdir`` receives Open WebUI's data and both logs."""
-    mock_port, webui_port = free_port(), free_port()
+                  scenario_dirs: Sequence[Path] = (), first_token_delay_ms: int = 0,
+                  ports: tuple[int, int, int] | None = None) -> Iterator[Stack]:
+    """The mock server, the LiteLLM proxy and Open WebUI, each a real process, until the block
+    ends; on free ports unless ``ports`` (mock, Open WebUI, LiteLLM) are given. ``workdir``
+    receives Open WebUI's data, LiteLLM's config and the logs."""
+    mock_port, webui_port, litellm_port = ports or (free_port(), free_port(), free_port())
+    mock_url, webui_url = f"http://127.0.0.1:{mock_port}", f"http://127.0.0.1:{webui_port}"
+    logs = workdir / "logs"
     scenario_args = [arg for directory in scenario_dirs for arg in ("--scenarios", str(directory))]
-    mock = mock_server(mock_port, workdir / "logs" / "mock-server.log", token_delay_ms, scenario_args,
-                       first_token_delay_ms).start()
-    webui = open_webui(webui_port, mock_port, workdir / "owui-data", workdir / "logs" / "open-webui.log",
+    mock = mock_server(mock_port, logs / "mock-server.log", token_delay_ms, scenario_args, first_token_delay_ms).start()
+    litellm = litellm_proxy(litellm_port, mock_url, load_scenarios(list(scenario_dirs)), workdir, logs / "litellm.log")
+    webui = open_webui(webui_port, mock_port, litellm_port, workdir / "owui-data", logs / "open-webui.log",
                        extra_env, scenario_dirs)
     try:
-        mock.wait_until_ready(f"http://127.0.0.1:{mock_port}/v1/models", 30)
-        webui.start().wait_until_ready(f"http://127.0.0.1:{webui_port}/health", 180)
-        webui_url = f"http://127.0.0.1:{webui_port}"
+        mock.wait_until_ready(f"{mock_url}/v1/models", 30)
+        litellm.start()
+        webui.start()
+        litellm.wait_until_ready(f"http://127.0.0.1:{litellm_port}/health/liveliness", 120)
+        webui.wait_until_ready(f"{webui_url}/health", 180)
         token = sign_in(webui_url)
-        connect_to_mock(webui_url, token, mock_port, scenario_dirs)
+        connect_to_mock(webui_url, token, mock_port, litellm_port, scenario_dirs)
         ask_for_sources(webui_url, token, scenario_dirs)
-        yield Stack(f"http://127.0.0.1:{mock_port}", webui_url, token)
+        yield Stack(mock_url, webui_url, f"http://127.0.0.1:{litellm_port}", token)
     finally:
         webui.stop()
+        litellm.stop()
         mock.stop()

@@ -1,0 +1,49 @@
+"""Records what the real LiteLLM proxy answers for each scenario it relays (Claude, Gemini), both
+modes, into extension/src/core/fixtures/litellm/, for the core's tests: `make record-litellm`.
+
+The mock's base address is written as http://127.0.0.1:9000/ whatever port it ran on, so that a
+new recording differs only where LiteLLM's answer does (its ids and timestamps)."""
+
+import sys
+import tempfile
+from pathlib import Path
+
+import httpx
+
+from devstack.litellm import MASTER_KEY, litellm_proxy, proxied
+from devstack.processes import free_port
+from devstack.stack import ROOT, mock_server
+from mock_server.registry import load_scenarios
+
+FIXTURES = ROOT / "extension" / "src" / "core" / "fixtures" / "litellm"
+ASK = [{"role": "user", "content": "Which sources support this?"}]
+
+
+def main() -> int:
+    scenarios = load_scenarios()
+    mock_port, proxy_port = free_port(), free_port()
+    mock_url = f"http://127.0.0.1:{mock_port}"
+    with tempfile.TemporaryDirectory() as workdir:
+        logs = Path(workdir)
+        mock = mock_server(mock_port, logs / "mock-server.log").start()
+        proxy = litellm_proxy(proxy_port, mock_url, scenarios, logs, logs / "litellm.log")
+        try:
+            mock.wait_until_ready(f"{mock_url}/v1/models", 30)
+            proxy.start().wait_until_ready(f"http://127.0.0.1:{proxy_port}/health/liveliness", 120)
+            headers = {"Authorization": f"Bearer {MASTER_KEY}"}
+            with httpx.Client(base_url=f"http://127.0.0.1:{proxy_port}/v1", headers=headers, timeout=60) as proxy_api:
+                for name in proxied(scenarios):
+                    for stream, suffix in ((False, "json"), (True, "sse")):
+                        answer = proxy_api.post("/chat/completions", json={"model": name, "messages": ASK, "stream": stream})
+                        answer.raise_for_status()
+                        text = answer.text.replace(f"{mock_url}/", "http://127.0.0.1:9000/")
+                        (FIXTURES / f"{name}.{suffix}").write_text(text)
+                        print(f"{name}.{suffix}: {len(text)} characters")
+        finally:
+            proxy.stop()
+            mock.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
