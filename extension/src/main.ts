@@ -6,7 +6,7 @@
 import { createChatActivity } from './capture/chat-activity.js';
 import { createEchoFilter } from './capture/echoes.js';
 import { createHub } from './capture/hub.js';
-import { routeEvent } from './capture/events.js';
+import { routeEvent, routeText } from './capture/events.js';
 import { tapFetch } from './capture/fetch.js';
 import { warnAboutSources } from './capture/source-warnings.js';
 import { createPacketReader, tapPolling, tapWebSocket } from './capture/socket.js';
@@ -29,7 +29,8 @@ guard('boot', () => {
   const direct: Array<{ messageId: string; chatId: string | null }> = [];
   const onEvent = guard('capture', (event: unknown) =>
     routeEvent(hub, event as Parameters<typeof routeEvent>[1], (messageId, chatId) => direct.push({ messageId, chatId })));
-  const read = createPacketReader(onEvent, onEvent);
+  const onText = guard('capture', (event: unknown) => routeText(hub, event as Parameters<typeof routeText>[1]));
+  const read = createPacketReader(onEvent, onEvent, onText);
   guard('capture', tapWebSocket)(read, createEchoFilter());
   guard('capture', tapPolling)(read);
   const activity = createChatActivity();

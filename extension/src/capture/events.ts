@@ -10,6 +10,17 @@ interface Envelope {
   data?: { type?: unknown; data?: unknown };
 }
 
+/** A text-only packet read for the position of what follows it: the answer's piece, or the answer so far. */
+export function routeText(hub: Hub, envelope: Envelope): void {
+  const messageId = typeof envelope.message_id === 'string' ? envelope.message_id : null;
+  const record = envelope.data?.data as Record<string, unknown> | undefined;
+  if (!messageId || envelope.shared || typeof record !== 'object' || record === null) return;
+  const chatId = typeof envelope.chat_id === 'string' ? envelope.chat_id : null;
+  if (typeof record.delta === 'string') return hub.addText(messageId, chatId, record.delta, false);
+  const soFar = messageText(record);
+  if (soFar !== undefined) hub.addText(messageId, chatId, soFar, true);
+}
+
 export function routeEvent(hub: Hub, envelope: Envelope, onDirectRequest: (messageId: string, chatId: string | null) => void): void {
   const messageId = typeof envelope.message_id === 'string' ? envelope.message_id : null;
   const chatId = typeof envelope.chat_id === 'string' ? envelope.chat_id : null;

@@ -35,6 +35,8 @@ export interface Hub {
   get(messageId: string): MessageState | undefined;
   /** Raw data seen for a message: a chunk, a body, a source event. */
   add(messageId: string, chatId: string | null, payload: unknown): void;
+  /** The answer's text as it streamed, read only where a chunk's place in it matters: a piece, or all so far. */
+  addText(messageId: string, chatId: string | null, text: string, soFar: boolean): void;
   /** The message as stored by Open WebUI (GET /api/v1/chats/<id>). */
   setStored(messageId: string, chatId: string, message: StoredMessage): void;
   finish(messageId: string, content?: string): void;
@@ -73,14 +75,20 @@ export function createHub(locale: () => string): Hub {
     listeners.forEach((listener) => listener(entry));
   };
 
+  const add = (messageId: string, chatId: string | null, payload: unknown): void => {
+    const entry = state(messageId, chatId);
+    entry.accumulator.add(payload);
+    entry.live = true;
+    adds.set(messageId, (adds.get(messageId) ?? 0) + 1);
+    changed(entry);
+  };
+
   return {
     get: (messageId) => messages.get(messageId),
-    add(messageId, chatId, payload) {
-      const entry = state(messageId, chatId);
-      entry.accumulator.add(payload);
-      entry.live = true;
-      adds.set(messageId, (adds.get(messageId) ?? 0) + 1);
-      changed(entry);
+    add,
+    addText(messageId, chatId, text, soFar) {
+      const piece = soFar ? text.slice(state(messageId, chatId).accumulator.text().length) : text;
+      if (piece) add(messageId, chatId, { type: 'response.output_text.delta', delta: piece });
     },
     setStored(messageId, chatId, message) {
       const entry = state(messageId, chatId);

@@ -5,9 +5,16 @@
  */
 
 import { guard } from '../guard.js';
-import { carriesOnlyText } from './text-packets.js';
+import { textPacketKind } from './text-packets.js';
 
 type PacketHandler = (event: unknown) => void;
+
+// A raw chunk whose sources are placed by where it comes in the text: LiteLLM streams each of
+// Claude's citations after the text it supports. The text packets before it are read with it.
+const PLACED_BY_POSITION = '"provider_specific_fields"';
+const FINISHED = '"done":true';
+// Text packets kept at most, between two such chunks; past it, positions are not known (no button).
+const MAX_KEPT_TEXT_PACKETS = 50_000;
 
 /** `42["events",{…}]` (optionally `42/namespace,[…]`) → the event's payload. */
 function eventPayload(packet: string): unknown {
@@ -23,25 +30,44 @@ function eventPayload(packet: string): unknown {
   return Array.isArray(parsed) && parsed[0] === 'events' ? parsed[1] : undefined;
 }
 
-export function createPacketReader(onEvent: PacketHandler, onUrgent: PacketHandler): (packet: string) => void {
-  const queue: string[] = [];
+/**
+ * Text-only packets, the bulk of a stream, are not parsed. They are kept (pieces added up, an
+ * answer so far in place of the previous one) until a chunk placed by position needs them, then
+ * read before it with ``onText``; dropped when an answer finishes.
+ */
+export function createPacketReader(onEvent: PacketHandler, onUrgent: PacketHandler, onText: PacketHandler): (packet: string) => void {
+  const queue: Array<{ packet: string; text: boolean }> = [];
+  let kept: string[] = [];
+  let overflowed = false;
   let scheduled = false;
   const flush = guard('capture', () => {
     scheduled = false;
-    for (const packet of queue.splice(0)) {
+    for (const { packet, text } of queue.splice(0)) {
       const payload = eventPayload(packet);
-      if (payload !== undefined) onEvent(payload);
+      if (payload !== undefined) (text ? onText : onEvent)(payload);
     }
   });
-  return guard('capture', (packet: string) => {
-    if (typeof packet !== 'string' || packet.length < 3 || carriesOnlyText(packet)) return;
-    // A direct-connection request is answered by a fetch in the same task: read it now.
-    if (packet.includes('"request:chat:completion"')) return void guard('capture', () => onUrgent(eventPayload(packet)))();
-    queue.push(packet);
+  const keep = (packet: string, kind: 'delta' | 'so-far'): void => {
+    if (kind === 'so-far') kept = [packet];
+    else if (kept.length < MAX_KEPT_TEXT_PACKETS) kept.push(packet);
+    else overflowed = true;
+  };
+  const enqueue = (packet: string, text: boolean): void => {
+    queue.push({ packet, text });
     if (!scheduled) {
       scheduled = true;
       setTimeout(flush, 0);
     }
+  };
+  return guard('capture', (packet: string) => {
+    if (typeof packet !== 'string' || packet.length < 3) return;
+    const kind = textPacketKind(packet);
+    if (kind) return void keep(packet, kind);
+    // A direct-connection request is answered by a fetch in the same task: read it now.
+    if (packet.includes('"request:chat:completion"')) return void guard('capture', () => onUrgent(eventPayload(packet)))();
+    if (packet.includes(PLACED_BY_POSITION) && !overflowed) kept.splice(0).forEach((text) => enqueue(text, true));
+    if (packet.includes(FINISHED)) [kept, overflowed] = [[], false];
+    enqueue(packet, false);
   });
 }
 

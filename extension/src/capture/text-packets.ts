@@ -17,6 +17,8 @@ const hasAnnotation = (packet: string, from = 0): boolean => packet.includes('"a
 /** The text event of 0.11 and 0.12, unless it also carries an annotation. */
 const isTextDelta = (packet: string): boolean => packet.includes('"response.output_text.delta"') && !hasAnnotation(packet);
 
+export type TextPacketKind = 'delta' | 'so-far';
+
 /**
  * `{"content":"…"}`: `content` is the only key when no `","` follows its opening quote (inside a
  * JSON string every quote is escaped, so `","` can only end the string and start another key),
@@ -32,4 +34,8 @@ function isCumulative(packet: string): boolean {
   return false;
 }
 
-export const carriesOnlyText = (packet: string): boolean => isTextDelta(packet) || isCumulative(packet);
+/** What a text-only packet holds: a piece of the answer, or the whole answer so far; null for any other packet. */
+export const textPacketKind = (packet: string): TextPacketKind | null =>
+  isTextDelta(packet) ? 'delta' : isCumulative(packet) ? 'so-far' : null;
+
+export const carriesOnlyText = (packet: string): boolean => textPacketKind(packet) !== null;

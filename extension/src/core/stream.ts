@@ -65,12 +65,22 @@ const TOP_LEVEL_SKIPPED = new Set(['choices', 'id', 'object', 'created', 'model'
 export function createMerger(): ChunkMerger {
   const top = new Map<string, unknown>(); // replacing fields: the last non-empty value wins
   const text: string[] = [];
+  let textLength = 0;
   const annotations: unknown[] = [];
   const seenAnnotations = new Set<string>();
   const responseAnnotations: unknown[] = [];
   const sources: unknown[] = [];
   const messageFields = new Map<string, unknown>(); // replacing fields, as `top`
-  const providerCitations: unknown[][] = []; // LiteLLM streams Claude's citations one per chunk
+  // LiteLLM streams Claude's citations one per chunk, each after the text of its block (Anthropic's
+  // citations_delta): it supports the text since the previous cited stretch, the `supported_text`
+  // LiteLLM adds when not streaming (kept as offsets until the text is whole).
+  const providerCitations: Array<{ citation: JsonObject; start: number; end: number }> = [];
+  let citedFrom = 0;
+  let citedUpTo = 0;
+  const addText = (piece: string): void => {
+    text.push(piece);
+    textLength += piece.length;
+  };
   let context: unknown = null;
   let completed: JsonObject | null = null;
 
@@ -85,7 +95,7 @@ export function createMerger(): ChunkMerger {
 
   const addObject = (chunk: JsonObject): void => {
     if (typeof chunk.type === 'string' && chunk.type.startsWith('response.')) {
-      if (chunk.type === 'response.output_text.delta' && typeof chunk.delta === 'string') text.push(chunk.delta);
+      if (chunk.type === 'response.output_text.delta' && typeof chunk.delta === 'string') addText(chunk.delta);
       if (chunk.type === 'response.output_text.annotation.added') addAnnotations([chunk.annotation], responseAnnotations);
       if (chunk.type === 'response.completed' && isObject(chunk.response)) completed = chunk.response;
       return;
@@ -98,18 +108,28 @@ export function createMerger(): ChunkMerger {
     const choice = firstChoice(chunk);
     for (const part of [obj(choice?.delta), obj(choice?.message)]) {
       if (!part) continue;
-      if (part === choice?.delta && typeof part.content === 'string') text.push(part.content);
+      if (part === choice?.delta && typeof part.content === 'string') addText(part.content);
       addAnnotations(arr(part.annotations), annotations);
       if (!isEmpty(part.context)) context = part.context;
       const citation = obj(part.provider_specific_fields)?.citation;
-      if (part === choice?.delta && isObject(citation)) providerCitations.push([citation]);
+      if (part === choice?.delta && isObject(citation)) {
+        if (textLength > citedUpTo) [citedFrom, citedUpTo] = [citedUpTo, textLength];
+        providerCitations.push({ citation, start: citedFrom, end: citedUpTo });
+      }
       for (const key in part) {
         const value = part[key];
         if (MESSAGE_REBUILT.has(key) || isEmpty(value)) continue;
+        if (key === 'provider_specific_fields' && isObject(value)) {
+          // LiteLLM sends each of its fields on a chunk of its own (Claude's web_search_results, then each citation)
+          const earlier = obj(messageFields.get(key)) ?? {};
+          const later = Object.entries(value).filter(([name, field]) => name !== 'citation' && !isEmpty(field));
+          messageFields.set(key, { ...earlier, ...Object.fromEntries(later) });
+          continue;
+        }
         messageFields.set(key, (Array.isArray(value) && mergeIndexed(messageFields.get(key), value)) || value);
       }
     }
-    if (!choice?.delta && typeof obj(choice?.message)?.content === 'string') text.push(obj(choice!.message)!.content as string);
+    if (!choice?.delta && typeof obj(choice?.message)?.content === 'string') addText(obj(choice!.message)!.content as string);
   };
 
   const body = (): JsonObject => {
@@ -117,7 +137,10 @@ export function createMerger(): ChunkMerger {
     const merged: JsonObject = Object.fromEntries(top);
     const content = text.join('');
     const message: JsonObject = { ...Object.fromEntries(messageFields), role: 'assistant', content, annotations, ...(context ? { context } : {}) };
-    if (providerCitations.length) message.provider_specific_fields = { citations: providerCitations };
+    if (providerCitations.length) {
+      const citations = providerCitations.map(({ citation, start, end }) => [{ supported_text: content.slice(start, end), ...citation }]);
+      message.provider_specific_fields = { ...obj(message.provider_specific_fields), citations };
+    }
     merged.choices = [{ index: 0, message }];
     if (responseAnnotations.length) merged.output = [{ type: 'message', content: [{ type: 'output_text', text: content, annotations: responseAnnotations }] }];
     if (sources.length && !('sources' in merged)) merged.sources = sources;

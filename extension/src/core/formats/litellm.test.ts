@@ -1,4 +1,7 @@
-/** Claude's citations and Gemini's grounding as the real LiteLLM proxy relayed them (fixtures/litellm). */
+/**
+ * Claude's citations and Gemini's grounding as the real LiteLLM proxy relays them: its answers
+ * to the mock's claude-* and gemini-* scenarios (fixtures/litellm, `make record-litellm`).
+ */
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -7,52 +10,72 @@ import { test } from 'node:test';
 import { createAccumulator } from '../accumulate.js';
 import { extractCitations } from '../extract.js';
 import { linkMarkers } from '../markers.js';
+import type { ExtractResult } from '../model.js';
 
 const recorded = (name: string): string => readFileSync(new URL(`../fixtures/litellm/${name}`, import.meta.url), 'utf8');
 const answer = (body: string): string => JSON.parse(body).choices[0].message.content;
-const covered = (text: string, found = extractCitations(text)) =>
-  linkMarkers(text === '' ? '' : answer(text), found.citations).map((s) => [answer(text).slice(s.start, s.end), s.indices]);
+/** Each button: the text it follows (from the previous button), and the sources it names. */
+const covered = (text: string, found: ExtractResult) =>
+  linkMarkers(text, found.citations).map((s) => [text.slice(s.start, s.end).trim(), s.indices]);
+const streamed = (name: string) => {
+  const stream = createAccumulator();
+  for (const event of recorded(name).split(/\r?\n\r?\n/)) stream.add(event);
+  return { text: stream.text(), found: stream.result() };
+};
 
-test('Claude, not streamed: one source per document, quotes, exclusive end page, buttons after the supported text', () => {
-  const body = recorded('claude-docs.json');
-  const { format, citations } = extractCitations(body);
-  assert.equal(format, 'claude-citations');
-  assert.deepEqual(citations.map((c) => [c.title, c.kind, c.page, c.pageEnd, c.quote?.text]), [
-    ['Garden notes', 'document', null, null, 'The grass is green. '],
-    ['Wetter.pdf', 'document', 2, null, 'Der Himmel über Zürich ist blau.'], // pages 2 to 3, 3 excluded
-    ['Custom content', 'document', null, null, 'The sky is blue.'],
-    ['Roses', 'web', null, null, 'Roses are red.'], // a search result with an address
+test('Claude, not streamed: one source per document, its quote, exclusive end page; a button after each cited text', () => {
+  const body = recorded('claude-citations.json');
+  const found = extractCitations(body);
+  assert.equal(found.format, 'claude-citations');
+  assert.deepEqual(found.citations.map((c) => [c.title, c.kind, c.page, c.pageEnd, c.quote?.text.slice(0, 20)]), [
+    ['rapport_2024.pdf', 'document', 3, null, 'Chiffres clés. Le ch'], // pages 3 to 4, 4 excluded: page 3 alone
+    ['Politique de conservation', 'document', null, null, 'Transaction records '],
+    ['Politique de sécurité – édition 2024', 'document', null, null, 'Access control. Acce'],
+    ['Late payment interest in the EU', 'web', null, null, 'Late payments accrue'], // a search result with an address
   ]);
-  assert.deepEqual(covered(body), [['the grass is green', [1]], ['the sky — über Zürich — is blue', [2, 3]], ['roses are red', [4]]]);
+  const blocks: Array<[string, number[]]> = [['revenue reached €12.4 M in 2024, up 8 %', [1]], ['transaction records must be kept for ten years', [2]],
+    ['Access to production data requires two-factor authentication', [3]], ['late payments accrue interest at the ECB rate plus eight points', [4]],
+    ['services make up 61 % of revenue', [1]]];
+  const text = answer(body);
+  const spans = linkMarkers(text, found.citations);
+  assert.deepEqual(spans.map((s, i) => [text.slice(s.end - (blocks[i]?.[0].length ?? 0), s.end), s.indices]), blocks);
 });
 
-test('Claude, streamed: the citation chunks give the same sources', () => {
-  const stream = createAccumulator();
-  for (const event of recorded('claude-docs.sse').split('\n\n')) stream.add(event);
-  const { format, citations } = stream.result();
-  assert.equal(format, 'claude-citations');
-  assert.deepEqual(citations.map((c) => c.title), ['Garden notes', 'Wetter.pdf', 'Custom content', 'Roses']);
-  assert.ok(stream.text().startsWith('According to the documents'));
+test('Claude, streamed: each citation after its text gives the same sources and buttons', () => {
+  const whole = recorded('claude-citations.json');
+  const { text, found } = streamed('claude-citations.sse');
+  assert.equal(text, answer(whole));
+  assert.deepEqual(found.citations.map((c) => c.title), extractCitations(whole).citations.map((c) => c.title));
+  assert.deepEqual(linkMarkers(text, found.citations).map((s) => [s.end, s.indices]),
+    linkMarkers(text, extractCitations(whole).citations).map((s) => [s.end, s.indices]));
 });
 
-test('Claude web search: cited pages first, then the other pages it searched', () => {
-  const { citations } = extractCitations(recorded('claude-web.json'));
-  assert.deepEqual(citations.map((c) => [c.title, c.kind]), [['Claude Shannon - Wikipedia', 'web'], ['Claude Shannon | Biography', 'web']]);
-  assert.ok(citations.every((c) => c.url?.startsWith('https://example.org/')));
+test('Claude web search: cited pages first, then the pages searched and not cited, streamed or not', () => {
+  const titles = (found: ExtractResult) => found.citations.map((c) => [c.title, c.kind, Boolean(c.url?.startsWith('http://127.0.0.1:9000/static/web/'))]);
+  const whole = extractCitations(recorded('claude-web-search.json'));
+  assert.deepEqual(titles(whole), [
+    ['Spain win EURO 2024 — match report', 'web', true], ['Spain 2-1 England: Oyarzabal wins it late in Berlin', 'web', true],
+    ['¡Campeones! La Roja suma su cuarta Eurocopa', 'web', true], ['EURO 2024 awards: Rodri player of the tournament', 'web', true],
+  ]);
+  // the results come on a chunk of their own, before the citations
+  assert.deepEqual(titles(streamed('claude-web-search.sse').found), titles(whole));
 });
 
-test('Gemini: every chunk of a support, offsets in UTF-8 bytes, the first support without startIndex kept', () => {
-  const body = recorded('gemini-web.json');
-  const { format, citations } = extractCitations(body);
-  assert.equal(format, 'gemini-grounding');
-  assert.deepEqual(citations.map((c) => c.title), ['koelner-dom.de', 'wikipedia.org', 'unesco.org']);
-  const spans = covered(body);
-  assert.equal(spans[0]![0], 'Größe und Alter: Der Kölner Dom ist 157 Meter hoch.'); // LiteLLM's own annotations drop this one
-  assert.ok(spans.some(([, indices]) => (indices as number[]).length > 1), JSON.stringify(spans));
+test('Gemini: every chunk of a support, offsets in UTF-8 bytes, the first support (without startIndex) kept', () => {
+  const body = recorded('gemini-grounding.json');
+  const found = extractCitations(body);
+  assert.equal(found.format, 'gemini-grounding');
+  assert.deepEqual(found.citations.map((c) => c.title), ['science.nasa.gov', 'esa.int', 'wikipedia.org']);
+  assert.deepEqual(covered(answer(body), found), [
+    ['Die Milchstraße enthält schätzungsweise 100 bis 400 Milliarden Sterne.', [1]], // LiteLLM's own annotations drop this one
+    ['Die Raumsonde Gaia hat die Positionen von fast zwei Milliarden Sternen vermessen.', [1, 2]],
+    ['Die Sonne umkreist das galaktische Zentrum in etwa 26.000 Lichtjahren Abstand.', [3]],
+  ]);
 });
 
-test('Gemini, streamed: the grounding chunk gives the same sources', () => {
-  const stream = createAccumulator();
-  for (const event of recorded('gemini-web.sse').split(/\r?\n\r?\n/)) stream.add(event);
-  assert.deepEqual(stream.result().citations.map((c) => c.title), ['koelner-dom.de', 'wikipedia.org', 'unesco.org']);
+test('Gemini, streamed: the grounding chunk gives the same sources and buttons', () => {
+  const whole = recorded('gemini-grounding.json');
+  const { text, found } = streamed('gemini-grounding.sse');
+  assert.equal(text, answer(whole));
+  assert.deepEqual(covered(text, found), covered(answer(whole), extractCitations(whole)));
 });
