@@ -19,6 +19,7 @@ class Gap:
     streams: tuple[bool, ...] = (True, False)
     before: tuple[int, ...] | None = None  # only in Open WebUI versions older than this one
     shows: str | re.Pattern[str] | None = None  # what Open WebUI shows instead of the answer, if it shows an error
+    sources: int = 0  # Open WebUI's own sources shown instead (listed, without buttons)
 
 
 # Measured 2026-11-23: in a chat, 0.8.12 answers hostile-azure-on-your-data streamed with the error
@@ -41,6 +42,17 @@ SOURCES_ON_A_TEXT_CHUNK = (
     "words (response_generator.py: `if first_chunk`); Open WebUI turns a chunk that carries text into text and drops "
     "its other fields, so the sources never reach the browser, nor the stored chat. Non-streamed, they do.")
 
+GROUNDING_ON_A_TEXT_CHUNK = (
+    "Gemini sends its grounding once, on its last streamed chunk, with the answer's last words; LiteLLM relays it "
+    "there as a top-level `vertex_ai_grounding_metadata` beside `delta.annotations` (vertex_and_google_ai_studio_gemini.py). "
+    "Open WebUI turns a chunk that carries text into text and drops its other fields: the grounding never reaches the "
+    "browser, nor the stored chat. Non-streamed, it does.")
+OWN_SOURCES_FROM_ANNOTATIONS = (
+    " From 0.7 on, Open WebUI makes sources of its own of LiteLLM's annotations (utils/middleware.py, \"Handle delta "
+    "annotations\"), which keep one page per grounded sentence and none for a sentence at offset 0: 2 of the 3 "
+    "pages, listed without buttons.")
+OWN_SOURCES_FROM_ANNOTATIONS_SINCE = (0, 7, 0)
+
 # A limit of the producer, not of Open WebUI: shown the same way.
 STREAMED_CITATIONS_ONLY = (
     "Brave sends citations only in a stream: \"Blocking response doesn't support 'enable_citations' option\" "
@@ -48,6 +60,8 @@ STREAMED_CITATIONS_ONLY = (
 
 GAPS = [
     Gap("nvidia-rag", SOURCES_ON_A_TEXT_CHUNK, streams=(True,)),
+    Gap("gemini-grounding", GROUNDING_ON_A_TEXT_CHUNK + OWN_SOURCES_FROM_ANNOTATIONS, streams=(True,), sources=2),
+    Gap("gemini-grounding", GROUNDING_ON_A_TEXT_CHUNK, streams=(True,), before=OWN_SOURCES_FROM_ANNOTATIONS_SINCE),
     *(Gap(model, STREAMED_CITATIONS_ONLY, streams=(False,)) for model in ("brave", "brave-split-tags")),
     Gap("openai-responses", "Open WebUI converts a non-streamed Responses body into a chat completion and keeps only "
         "its text (routers/openai.py, convert_responses_result): the annotations never reach the browser.",

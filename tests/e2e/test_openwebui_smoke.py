@@ -16,9 +16,9 @@ def test_every_scenario_is_a_model_in_open_webui(stack: Stack) -> None:
     assert {model["id"] for model in models} >= set(SCENARIOS)
 
 
-@pytest.mark.parametrize("model", ["openrag", "openai-responses"])
+@pytest.mark.parametrize("model", ["openrag", "openai-responses", "claude-citations", "gemini-grounding"])
 def test_open_webui_relays_a_scenario_answer(stack: Stack, record_property, model: str) -> None:
-    """Through both connections: Chat Completions, and the Responses API one."""
+    """Through every connection: Chat Completions, the Responses API one, and the LiteLLM proxy (Claude, Gemini)."""
     with stack.api() as api:
         response = api.post("/api/chat/completions", json={
             "model": model, "stream": False, "messages": [{"role": "user", "content": "?"}]})
@@ -28,5 +28,5 @@ def test_open_webui_relays_a_scenario_answer(stack: Stack, record_property, mode
         return
     assert response.status_code == 200, response.text
     content = response.json()["choices"][0]["message"]["content"]
-    assert content.split()[:3] == {"openrag": ["Le", "chiffre", "d'affaires"],
-                                   "openai-responses": ["Adults", "should", "do"]}[model]
+    assert content.split()[:3] == {"openrag": ["Le", "chiffre", "d'affaires"], "openai-responses": ["Adults", "should", "do"],
+                                   "claude-citations": ["According", "to", "the"], "gemini-grounding": ["Die", "Milchstraße", "enthält"]}[model]
