@@ -67,3 +67,13 @@ let answer = '';
 for (let i = 0; i < 300; i++) answer += 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiu. '.slice(0, 62) + forms((i % 30) + 1);
 answer = answer.padEnd(20_000, ' filler text');
 measure(`linkMarkers: ${answer.length.toLocaleString('en')} characters, 300 markers`, 5, () => () => linkMarkers(answer, perplexity.citations));
+
+// 4. Quote-grounded citations whose quotes almost match: 10 of them, each 3,000 words of its
+// content with the last word changed (a near miss, so every one is searched to the end).
+const words = Array.from({ length: 3000 }, (_, i) => `mot${i % 113}`);
+const nearMisses = Array.from({ length: 10 }, (_, i) => ({
+  section_id: `${i + 1}`, title: `Section ${i + 1}`, quote_start: -1, quote_end: -1,
+  content: words.join(i % 2 ? ' ' : '\n  '), quote: [...words.slice(0, -1), 'autre'].join(' '),
+}));
+const nearMissBody = { choices: [{ message: { role: 'assistant', content: 'Réponse [1].' } }], citations: nearMisses };
+measure('extractCitations: 10 quotes of 3,000 words, near misses', 5, () => () => extractCitations(nearMissBody));

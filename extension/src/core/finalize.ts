@@ -83,7 +83,12 @@ function toCitation(draft: Draft, format: string, options: ExtractOptions): Cita
 export function finalize(drafts: Draft[], ordered: boolean, format: string, options: ExtractOptions): Citation[] {
   const byId = new Map<string, Citation>();
   for (const draft of drafts) {
-    const citation = toCitation(draft, format, options);
+    let citation: Citation;
+    try {
+      citation = toCitation(draft, format, options);
+    } catch {
+      continue; // one source the core could not read costs that source, not the payload's others
+    }
     const existing = byId.get(citation.id);
     if (existing) merge(existing, citation);
     else byId.set(citation.id, citation);
