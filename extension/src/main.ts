@@ -4,6 +4,7 @@
  */
 
 import { createChatActivity } from './capture/chat-activity.js';
+import { createDirectRequests } from './capture/direct-requests.js';
 import { createEchoFilter } from './capture/echoes.js';
 import { createHub } from './capture/hub.js';
 import { routeEvent, routeText } from './capture/events.js';
@@ -25,10 +26,13 @@ declare global {
 }
 
 guard('boot', () => {
+  // Loaded twice (a page that adds the script again): the first copy already taps everything.
+  if (window.owuiCitations) return;
   const hub = createHub(locale);
-  const direct: Array<{ messageId: string; chatId: string | null }> = [];
+  window.owuiCitations = { version: VERSION, citations: (messageId: string) => hub.citations(messageId).citations };
+  const direct = createDirectRequests();
   const onEvent = guard('capture', (event: unknown) =>
-    routeEvent(hub, event as Parameters<typeof routeEvent>[1], (messageId, chatId) => direct.push({ messageId, chatId })));
+    routeEvent(hub, event as Parameters<typeof routeEvent>[1], (messageId, chatId, formData) => direct.announce({ messageId, chatId }, formData)));
   const onText = guard('capture', (event: unknown) => routeText(hub, event as Parameters<typeof routeText>[1]));
   const read = createPacketReader(onEvent, onEvent, onText);
   guard('capture', tapWebSocket)(read, createEchoFilter());
@@ -39,9 +43,7 @@ guard('boot', () => {
   guard('persist', startStore)(hub, fetch, activity);
   // Not the UI's: with the UI off, the sources persist stored still make Open WebUI draw favicons.
   guard('favicons', blockFaviconService)();
-  const controller = new AbortController();
-  const start = guard('ui', () => startUi(hub, controller.signal));
+  const start = guard('ui', () => startUi(hub));
   if (document.body) start();
   else document.addEventListener('DOMContentLoaded', start, { once: true });
-  window.owuiCitations = { version: VERSION, citations: (messageId: string) => hub.citations(messageId).citations };
 })();

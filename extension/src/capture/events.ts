@@ -21,7 +21,8 @@ export function routeText(hub: Hub, envelope: Envelope): void {
   if (soFar !== undefined) hub.addText(messageId, chatId, soFar, true);
 }
 
-export function routeEvent(hub: Hub, envelope: Envelope, onDirectRequest: (messageId: string, chatId: string | null) => void): void {
+export function routeEvent(hub: Hub, envelope: Envelope,
+  onDirectRequest: (messageId: string, chatId: string | null, formData: unknown) => void): void {
   const messageId = typeof envelope.message_id === 'string' ? envelope.message_id : null;
   const chatId = typeof envelope.chat_id === 'string' ? envelope.chat_id : null;
   // Shared events mirror the same message for other viewers of the chat: seen once already.
@@ -36,6 +37,6 @@ export function routeEvent(hub: Hub, envelope: Envelope, onDirectRequest: (messa
   } else if ((type === 'source' || type === 'citation') && record.type !== 'code_execution') {
     hub.add(messageId, chatId, { type: 'source', data: record });
   } else if (type === 'request:chat:completion') {
-    onDirectRequest(messageId, chatId);
+    onDirectRequest(messageId, chatId, record.form_data);
   }
 }

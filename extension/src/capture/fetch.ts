@@ -7,6 +7,7 @@
 
 import { guard } from '../guard.js';
 import type { ChatActivity } from './chat-activity.js';
+import type { DirectRequests, DirectTarget } from './direct-requests.js';
 import type { Hub, StoredMessage } from './hub.js';
 
 const CHAT = /\/api\/v1\/chats\/([0-9a-f-]{36})$/;
@@ -23,26 +24,27 @@ function readStoredChat(hub: Hub, chat: StoredChat): void {
   }
 }
 
-async function readDirectStream(hub: Hub, response: Response, target: { messageId: string; chatId: string | null }): Promise<void> {
+async function readDirectStream(hub: Hub, response: Response, target: DirectTarget): Promise<void> {
   const text = await response.text();
   // JSON body or SSE lines: the accumulator reads both.
   hub.add(target.messageId, target.chatId, text);
 }
 
-export function tapFetch(hub: Hub, directQueue: Array<{ messageId: string; chatId: string | null }>, activity: ChatActivity): typeof fetch {
+export function tapFetch(hub: Hub, direct: DirectRequests, activity: ChatActivity): typeof fetch {
   const original = window.fetch.bind(window);
   const describe = guard('capture', (input: RequestInfo | URL, init?: RequestInit) => {
     const request = input instanceof Request ? input : null;
     const url = new URL(request?.url ?? String(input), location.href);
     const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
     const landed = url.origin === location.origin ? activity.request(url.pathname, method, init?.body) : undefined;
-    return { url, method, landed };
+    const upstream = method === 'POST' && url.pathname.endsWith('/chat/completions') && !url.pathname.startsWith('/api/');
+    const target = upstream && typeof init?.body === 'string' ? direct.take(init.body) : null;
+    return { url, method, landed, target };
   });
-  const onResponse = guard('capture', (url: URL, method: string, response: Response) => {
+  const onResponse = guard('capture', (url: URL, method: string, target: DirectTarget | null, response: Response) => {
     if (method === 'GET' && url.origin === location.origin && CHAT.test(url.pathname) && response.ok) {
       void response.clone().json().then(guard('capture', (chat: StoredChat) => readStoredChat(hub, chat)), () => {});
-    } else if (method === 'POST' && url.pathname.endsWith('/chat/completions') && !url.pathname.startsWith('/api/') && directQueue.length) {
-      const target = directQueue.shift()!;
+    } else if (target) {
       void readDirectStream(hub, response.clone(), target).catch(() => {});
     }
   });
@@ -50,7 +52,7 @@ export function tapFetch(hub: Hub, directQueue: Array<{ messageId: string; chatI
     const seen = describe(input, init);
     try {
       const response = await original(input, init);
-      if (seen) onResponse(seen.url, seen.method, response);
+      if (seen) onResponse(seen.url, seen.method, seen.target, response);
       return response;
     } finally {
       if (seen?.landed) guard('capture', seen.landed)();
