@@ -44,6 +44,15 @@ export interface Hub {
   subscribe(listener: Listener): () => void;
 }
 
+// Parsed results are caches: kept for the answers seen last, parsed again when an older one comes back.
+const MAX_CACHED = 100;
+function remember<V>(cache: Map<string, V>, key: string, value: V): V {
+  cache.delete(key);
+  cache.set(key, value);
+  if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
+  return value;
+}
+
 export function createHub(locale: () => string): Hub {
   const messages = new Map<string, MessageState>();
   const listeners = new Set<Listener>();
@@ -55,8 +64,7 @@ export function createHub(locale: () => string): Hub {
   const fromText = (messageId: string, content: string): ExtractResult => {
     let read = written.get(messageId);
     if (read?.content !== content) {
-      read = { content, result: extractCitations({ choices: [{ message: { content } }] }, { locale: locale() }) };
-      written.set(messageId, read);
+      read = remember(written, messageId, { content, result: extractCitations({ choices: [{ message: { content } }] }, { locale: locale() }) });
     }
     return read.result;
   };
@@ -114,8 +122,7 @@ export function createHub(locale: () => string): Hub {
       const added = adds.get(messageId) ?? 0;
       let parsed = live.get(messageId);
       if (parsed?.adds !== added) {
-        parsed = { adds: added, result: entry.accumulator.result() };
-        live.set(messageId, parsed);
+        parsed = remember(live, messageId, { adds: added, result: entry.accumulator.result() });
       }
       const copied = parsed.result.format === 'open-webui';
       if (parsed.result.citations.length && !copied) return parsed.result;

@@ -11,8 +11,14 @@ import { injectStyles } from './styles.js';
 
 const TRIGGERS = '.owc-cite, .owc-source';
 
-export function startUi(hub: Hub, signal: AbortSignal): void {
-  onDisable('ui', restoreOpenWebuiView);
+export function startUi(hub: Hub): void {
+  // Turned off after an error: its observers, listeners and subscription stop, Open WebUI's view comes back.
+  const controller = new AbortController();
+  const { signal } = controller;
+  onDisable('ui', () => {
+    controller.abort();
+    restoreOpenWebuiView();
+  });
   injectStyles();
   const citationsAt = (trigger: Element) => {
     const message = trigger.closest<HTMLElement>('[id^="message-"]');
@@ -36,10 +42,11 @@ export function startUi(hub: Hub, signal: AbortSignal): void {
     return state.done ? 'now' : 'streaming';
   });
 
-  hub.subscribe((state) => {
+  const unsubscribe = hub.subscribe(guard('ui', (state) => {
     const message = document.getElementById(`message-${state.messageId}`);
     if (message) schedule(message);
-  });
+  }));
+  signal.addEventListener('abort', unsubscribe, { once: true });
 
   document.addEventListener('click', guard('ui', (event: MouseEvent) => {
     const trigger = (event.target as Element | null)?.closest?.(TRIGGERS);
