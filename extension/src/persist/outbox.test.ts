@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { createOutbox } from './outbox.js';
+import { createOutbox, MAX_OUTBOX_CHARS } from './outbox.js';
 
 /** localStorage's interface over a Map, with an optional size limit like the browser's quota. */
 function memoryStorage(limit = Infinity): Storage {
@@ -49,4 +49,17 @@ test('a body too large for the storage is not kept, and nothing throws', () => {
   const outbox = createOutbox(memoryStorage(100));
   outbox.put({ ...pending, body: 'x'.repeat(1000) });
   assert.deepEqual(outbox.left(), []);
+});
+
+test('the outbox takes at most its share of the storage: what does not fit is not kept, Open WebUI\'s keys untouched', () => {
+  const storage = memoryStorage();
+  storage.setItem('token', 'abc');
+  const outbox = createOutbox(storage);
+  const third = 'x'.repeat(MAX_OUTBOX_CHARS / 3);
+  for (const messageId of ['m1', 'm2', 'm3', 'm4']) outbox.put({ ...pending, messageId, body: third });
+  assert.deepEqual(outbox.left().map((p) => p.messageId), ['m1', 'm2']);
+  outbox.put({ ...pending, messageId: 'm2', body: 'small' }); // an answer written again replaces itself
+  outbox.put({ ...pending, messageId: 'huge', body: 'x'.repeat(MAX_OUTBOX_CHARS) });
+  assert.deepEqual(outbox.left().map((p) => [p.messageId, p.body.length]), [['m1', third.length], ['m2', 5]]);
+  assert.equal(storage.getItem('token'), 'abc');
 });

@@ -8,6 +8,9 @@
 const PREFIX = 'owui-citations:outbox:';
 // An answer whose chat was deleted or never saved: do not carry it forever.
 const MAX_AGE_MS = 7 * 24 * 3600_000;
+// localStorage holds about 5 MB per site, Open WebUI's own keys (its sign-in token) among them:
+// the outbox never takes more than this, in characters; an answer that does not fit is not kept.
+export const MAX_OUTBOX_CHARS = 1_000_000;
 
 export interface Pending {
   chatId: string;
@@ -23,20 +26,27 @@ export interface Outbox {
   left(): Pending[];
 }
 
+const outboxKeys = (storage: Storage): string[] =>
+  Array.from({ length: storage.length }, (_, i) => storage.key(i)).filter((key): key is string => key?.startsWith(PREFIX) ?? false);
+
 export function createOutbox(storage: Storage, now: () => number = Date.now): Outbox {
   return {
     put(pending) {
+      const key = PREFIX + pending.messageId;
+      const entry = JSON.stringify({ ...pending, at: now() });
+      const others = outboxKeys(storage).filter((other) => other !== key);
+      const used = others.reduce((sum, other) => sum + other.length + (storage.getItem(other)?.length ?? 0), 0);
+      if (used + key.length + entry.length > MAX_OUTBOX_CHARS) return; // stored now or never, as before the outbox
       try {
-        storage.setItem(PREFIX + pending.messageId, JSON.stringify({ ...pending, at: now() }));
+        storage.setItem(key, entry);
       } catch {
-        // Full (a body of megabytes): stored now or never, as before the outbox.
+        // Full all the same (Open WebUI's own keys): stored now or never.
       }
     },
     remove: (messageId) => storage.removeItem(PREFIX + messageId),
     left() {
-      const keys = Array.from({ length: storage.length }, (_, i) => storage.key(i)).filter((key): key is string => key?.startsWith(PREFIX) ?? false);
       const pending: Pending[] = [];
-      for (const key of keys) {
+      for (const key of outboxKeys(storage)) {
         let entry: Partial<Pending & { at: number }> | null = null;
         try {
           entry = JSON.parse(storage.getItem(key) ?? 'null');
