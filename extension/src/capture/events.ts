@@ -10,12 +10,21 @@ interface Envelope {
   data?: { type?: unknown; data?: unknown };
 }
 
+/** The message an event is about, and its data; null for another viewer's mirror or data that is no object. */
+function opened(envelope: Envelope): { messageId: string; chatId: string | null; type: unknown; record: Record<string, unknown> } | null {
+  const messageId = typeof envelope.message_id === 'string' ? envelope.message_id : null;
+  const record = envelope.data?.data;
+  // Shared events mirror the same message for other viewers of the chat: seen once already.
+  if (!messageId || envelope.shared || typeof record !== 'object' || record === null) return null;
+  const chatId = typeof envelope.chat_id === 'string' ? envelope.chat_id : null;
+  return { messageId, chatId, type: envelope.data?.type, record: record as Record<string, unknown> };
+}
+
 /** A text-only packet read for the position of what follows it: the answer's piece, or the answer so far. */
 export function routeText(hub: Hub, envelope: Envelope): void {
-  const messageId = typeof envelope.message_id === 'string' ? envelope.message_id : null;
-  const record = envelope.data?.data as Record<string, unknown> | undefined;
-  if (!messageId || envelope.shared || typeof record !== 'object' || record === null) return;
-  const chatId = typeof envelope.chat_id === 'string' ? envelope.chat_id : null;
+  const event = opened(envelope);
+  if (!event) return;
+  const { messageId, chatId, record } = event;
   if (typeof record.delta === 'string') return hub.addText(messageId, chatId, record.delta, false);
   const soFar = messageText(record);
   if (soFar !== undefined) hub.addText(messageId, chatId, soFar, true);
@@ -23,14 +32,9 @@ export function routeText(hub: Hub, envelope: Envelope): void {
 
 export function routeEvent(hub: Hub, envelope: Envelope,
   onDirectRequest: (messageId: string, chatId: string | null, formData: unknown) => void): void {
-  const messageId = typeof envelope.message_id === 'string' ? envelope.message_id : null;
-  const chatId = typeof envelope.chat_id === 'string' ? envelope.chat_id : null;
-  // Shared events mirror the same message for other viewers of the chat: seen once already.
-  if (!messageId || envelope.shared) return;
-  const type = envelope.data?.type;
-  const data = envelope.data?.data;
-  if (typeof data !== 'object' || data === null) return;
-  const record = data as Record<string, unknown>;
+  const event = opened(envelope);
+  if (!event) return;
+  const { messageId, chatId, type, record } = event;
   if (type === 'chat:completion' || type === 'response:completion') {
     if (record.done === true) hub.finish(messageId, messageText(record));
     else if (record.type !== 'response.output_text.delta') hub.add(messageId, chatId, record);

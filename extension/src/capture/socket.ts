@@ -48,7 +48,7 @@ export function createPacketReader(onEvent: PacketHandler, onUrgent: PacketHandl
     }
   });
   const keep = (packet: string, kind: 'delta' | 'so-far'): void => {
-    if (kind === 'so-far') kept = [packet];
+    if (kind === 'so-far') kept.splice(0, kept.length, packet); // the answer so far replaces the last, no new list per token
     else if (kept.length < MAX_KEPT_TEXT_PACKETS) kept.push(packet);
     else overflowed = true;
   };
