@@ -71,3 +71,15 @@ test('a chat without activity is settled after a quiet second; a stuck one at th
   await tick();
   assert.equal(stuck(), true);
 });
+
+test('a sign-in is told once its request has been answered, not when it is sent; other requests are not sign-ins', () => {
+  const { activity } = clocked();
+  let signIns = 0;
+  activity.onSignIn(() => signIns++);
+  const answered = activity.request('/api/v1/auths/signin', 'POST', '{}');
+  activity.request('/api/v1/auths/', 'GET', undefined);
+  activity.request(`/api/v1/chats/${CHAT}`, 'POST', '{}')?.();
+  assert.equal(signIns, 0);
+  answered?.();
+  assert.equal(signIns, 1);
+});

@@ -10,11 +10,15 @@
  * that moment) erase them anyway, they are stored again (see echoes.ts).
  */
 
+import { keepLast } from '../bounded.js';
+
 export interface ChatActivity {
   /** The fetch tap's report of a request; returns what to call once its response has arrived. */
   request(path: string, method: string, body: unknown): (() => void) | undefined;
   /** Tells `listener` of each answer this page asks for (its message id, chosen by the page). */
   onAsk(listener: (messageId: string) => void): void;
+  /** Tells `listener` when the page's sign-in request has been answered (the app then keeps its new token). */
+  onSignIn(listener: () => void): void;
   /** Resolves once no close or write of the chat is on its way and none landed for `quietMs`,
    * counted from the call (the page closes an answer a moment after it is done); or after
    * `timeoutMs`. */
@@ -22,7 +26,10 @@ export interface ChatActivity {
 }
 
 const WRITE = /^\/api\/v1\/chats\/([0-9a-f-]{36})$/;
+const SIGN_IN = /^\/api\/v1\/auths\/(signin|signup|ldap)$/;
 const QUIET_MS = 1000;
+// Chats whose writes are followed: the ones used last.
+const MAX_CHATS = 100;
 
 /** A string field of a JSON request body (a request for an answer: once per answer). */
 function field(body: unknown, name: 'id' | 'chat_id'): string | null {
@@ -38,9 +45,13 @@ function field(body: unknown, name: 'id' | 'chat_id'): string | null {
 export function createChatActivity(now: () => number = () => performance.now()): ChatActivity {
   const chats = new Map<string, { onTheirWay: number; lastLanded: number }>();
   const askListeners: Array<(messageId: string) => void> = [];
+  const signInListeners: Array<() => void> = [];
   const chat = (id: string) => {
     let entry = chats.get(id);
-    if (!entry) chats.set(id, (entry = { onTheirWay: 0, lastLanded: -Infinity }));
+    if (!entry) {
+      chats.set(id, (entry = { onTheirWay: 0, lastLanded: -Infinity }));
+      keepLast(chats, MAX_CHATS);
+    }
     return entry;
   };
 
@@ -52,6 +63,7 @@ export function createChatActivity(now: () => number = () => performance.now()):
         if (id) askListeners.forEach((listener) => listener(id));
         return undefined;
       }
+      if (SIGN_IN.test(path)) return () => signInListeners.forEach((listener) => listener());
       const id = WRITE.exec(path)?.[1] ?? (path === '/api/chat/completed' ? field(body, 'chat_id') : null);
       if (!id) return undefined;
       const entry = chat(id);
@@ -62,6 +74,7 @@ export function createChatActivity(now: () => number = () => performance.now()):
       };
     },
     onAsk: (listener) => void askListeners.push(listener),
+    onSignIn: (listener) => void signInListeners.push(listener),
     async settled(chatId, timeoutMs, quietMs = QUIET_MS) {
       const start = now();
       for (;;) {

@@ -1,0 +1,121 @@
+"""Storing survives the network (persist/delivery.ts): the extension's requests that store an
+answer's sources fail — the network for 20 s, then a proxy's HTML error pages, the browser
+offline, the session expired — and every answer's sources are stored all the same, once, and
+shown after a reload. The faults are Playwright's routing and offline switch in front of the
+real Open WebUI; only the extension's own requests meet them, not the app's."""
+
+import re
+import time
+from collections import Counter
+
+import pytest
+from playwright.sync_api import Page, Route, expect
+
+from devstack.stack import Stack
+from tests.e2e.owui import Console, chat_id, last_answer_id, open_new_chat, send, set_streaming, stored_citation_events
+
+pytestmark = pytest.mark.e2e
+
+MODEL = "perplexity"  # Open WebUI does not store these sources itself: only the extension does
+STORE_REQUESTS = re.compile(r"/api/v1/chats/[0-9a-f-]{36}(/messages/[^/]+/event)?$")
+BAD_GATEWAY = "<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>"
+
+
+def wait_until_stored(page: Page, stack: Stack, chat: str, answers: list[str], timeout_s: float) -> dict[str, int]:
+    deadline = time.monotonic() + timeout_s
+    while True:
+        stored = stored_citation_events(stack, chat)
+        if all(stored.get(answer, 0) >= 1 for answer in answers) or time.monotonic() > deadline:
+            return {answer: stored.get(answer, 0) for answer in answers}
+        page.wait_for_timeout(500)  # not time.sleep: Playwright answers routed requests only inside its calls
+
+
+def shown_after_reload(page: Page, answers: list[str]) -> None:
+    page.reload()
+    for answer in answers:
+        expect(page.locator(f"#message-{answer} .owc-sources")).to_have_count(1, timeout=20_000)
+
+
+def test_store_requests_failing_for_20s_then_502_and_html_pages_store_every_answer_once(page: Page, stack: Stack, record_property) -> None:
+    set_streaming(stack, True)
+    console = Console().watch(page)
+    open_new_chat(page, stack, MODEL)
+    met: Counter[str] = Counter()
+    started = time.monotonic()
+    then = ["html-502", "html-200"]
+
+    def fail(route: Route) -> None:
+        # Open WebUI's own requests ask for JSON (`Accept`); the extension's take the browser's default.
+        if route.request.headers.get("accept") == "application/json":
+            return route.continue_()
+        if time.monotonic() - started < 20:
+            met["network"] += 1
+            return route.abort("connectionreset")
+        if then:
+            kind = then.pop(0)
+            met[kind] += 1
+            return route.fulfill(status=502 if kind == "html-502" else 200, content_type="text/html", body=BAD_GATEWAY)
+        met["through"] += 1
+        return route.continue_()
+
+    page.route(STORE_REQUESTS, fail)
+    send(page, "How many stars are in the Milky Way?")
+    first = last_answer_id(page)
+    chat = chat_id(page)
+    send(page, "And how old is it?")
+    second = last_answer_id(page)
+    # The page reloaded while storing fails: the outbox carries the answers to the next page.
+    page.wait_for_timeout(2_000)
+    page.reload()
+    page.wait_for_selector("#chat-input", timeout=60_000)
+    assert stored_citation_events(stack, chat).get(first, 0) == 0, "stored through the fault"
+
+    stored = wait_until_stored(page, stack, chat, [first, second], timeout_s=90)
+    took = time.monotonic() - started
+    assert stored == {first: 1, second: 1}, (met, console.problems)
+    assert met["network"] >= 3 and met["html-502"] == 1 and met["html-200"] == 1, met
+    page.wait_for_timeout(3_000)  # nothing stored twice by a late retry
+    assert stored_citation_events(stack, chat) == {first: 1, second: 1}
+    shown_after_reload(page, [first, second])
+    record_property("measured", {"stored_after_s": round(took, 1), "requests_met": dict(met)})
+
+
+def test_offline_while_an_answer_finishes_stores_it_when_back_online(page: Page, stack: Stack, record_property) -> None:
+    set_streaming(stack, True)
+    open_new_chat(page, stack, MODEL)
+    send(page, "How many stars are in the Milky Way?")
+    answer = last_answer_id(page)
+    page.context.set_offline(True)
+    chat = chat_id(page)
+    page.wait_for_timeout(5_000)
+    assert stored_citation_events(stack, chat).get(answer, 0) == 0, "stored while offline?"
+    expect(page.locator(f"#message-{answer} .owc-sources")).to_have_count(1)  # shown all along
+    page.context.set_offline(False)
+    back = time.monotonic()
+    assert wait_until_stored(page, stack, chat, [answer], timeout_s=30) == {answer: 1}
+    record_property("measured", {"stored_after_back_online_s": round(time.monotonic() - back, 1)})
+    shown_after_reload(page, [answer])
+    assert stored_citation_events(stack, chat) == {answer: 1}
+
+
+def test_signed_out_mid_answer_stores_it_once_signed_in_again(page: Page, stack: Stack) -> None:
+    set_streaming(stack, True)
+    open_new_chat(page, stack, MODEL)
+    send(page, "How many stars are in the Milky Way?")
+    page.wait_for_selector(".chat-assistant", timeout=60_000)
+    token = page.evaluate("() => localStorage.token")
+    page.evaluate("() => { localStorage.token = 'expired'; }")  # the session ends as the answer streams
+    answer = last_answer_id(page)
+    chat = chat_id(page)
+    page.wait_for_timeout(5_000)
+    assert stored_citation_events(stack, chat).get(answer, 0) == 0
+    # Signing in again, as Open WebUI's sign-in page does: its request, then the new token kept.
+    page.evaluate("""async () => {
+        const response = await fetch('/api/v1/auths/signin', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+                                                                  body: JSON.stringify({ email: '', password: '' }) });
+        localStorage.token = (await response.json()).token;
+    }""")
+    assert wait_until_stored(page, stack, chat, [answer], timeout_s=30) == {answer: 1}
+    assert token
+    shown_after_reload(page, [answer])
+    assert stored_citation_events(stack, chat) == {answer: 1}
