@@ -6,9 +6,11 @@
  * `localStorage['owc:fault'] = '<module>'` makes that module throw, to prove it (tests).
  */
 
+import { keepLast } from './bounded.js';
+
 const warned = new Set<string>();
 const disabled = new Set<string>();
-const restorers = new Map<string, () => void>();
+const restorers = new Map<string, Array<() => void>>();
 
 /** Logs `text` the first time `key` is seen: once per failed module, once per unreadable message. */
 export function warnOnce(key: string, text: string, detail?: unknown): void {
@@ -23,22 +25,26 @@ export function noteOnce(key: string, text: string): void {
 function logOnce(log: (...data: unknown[]) => void, key: string, text: string, detail?: unknown): void {
   if (warned.has(key)) return;
   warned.add(key);
+  keepLast(warned, 1000);
   log(`[owui-citations] ${text}`, ...(detail === undefined ? [] : [detail]));
 }
 
-/** What gives Open WebUI back what `module` changed, run when the module is turned off. */
+/** What gives Open WebUI back what `module` changed (a global it patched, say), run when the
+ * module is turned off; a module may register several. */
 export function onDisable(module: string, restore: () => void): void {
-  restorers.set(module, restore);
+  restorers.set(module, [...(restorers.get(module) ?? []), restore]);
 }
 
 /** Turns `module` off after an error, with one warning, and gives Open WebUI back its own view. */
 export function fail(module: string, error: unknown): void {
   disabled.add(module);
   warnOnce(`module:${module}`, `${module} disabled after an error; Open WebUI keeps working without it.`, error);
-  try {
-    restorers.get(module)?.();
-  } catch {
-    // Restoring is best effort; the module stays off either way.
+  for (const restore of restorers.get(module) ?? []) {
+    try {
+      restore();
+    } catch {
+      // Restoring is best effort; the module stays off either way.
+    }
   }
 }
 

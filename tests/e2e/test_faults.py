@@ -78,5 +78,20 @@ def test_each_faulty_module_leaves_open_webui_working(page: Page, stack: Stack, 
     expect(page.locator(f"#message-{answers['ui']} .owc-cite")).to_have_count(0)
     expect(page.locator(f"#message-{answers['ui']} .markdown-prose button:visible")).not_to_have_count(0)  # Open WebUI's own
     assert len(console.problems) - warned == 1 and "ui disabled" in console.problems[-1]
+
+    # Capture, then the favicon substitution, failing mid-session: the globals they patched are
+    # the page's own again (a module turned off leaves nothing of itself in the page's way).
+    # Not `fetch`: Open WebUI wraps it after us, so ours stays in its chain, passing through.
+    page.reload()
+    page.wait_for_selector("#chat-input", timeout=60_000)
+    patched = """() => [XMLHttpRequest.prototype.open, HTMLImageElement.prototype.setAttribute]
+        .map(f => !/\\[native code\\]/.test(Function.prototype.toString.call(f))).concat([window.WebSocket.name !== 'WebSocket'])"""
+    assert page.evaluate(patched) == [True, True, True]
+    other_tab.evaluate("() => localStorage.setItem('owc:fault', 'capture')")
+    page.evaluate("() => fetch('/api/config')")
+    assert page.evaluate(patched) == [False, True, False]
+    other_tab.evaluate("() => localStorage.setItem('owc:fault', 'favicons')")
+    page.evaluate("() => { document.createElement('img').src = '/favicon.png'; }")
+    assert page.evaluate(patched) == [False, False, False]
     other_tab.evaluate("() => localStorage.removeItem('owc:fault')")
     record_property("measured", {"faults_at_load": FAULTS, "faults_mid_session": ["ui"], "answers_under_fault": len(answers)})

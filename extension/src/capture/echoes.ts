@@ -7,6 +7,7 @@
  * Only packets holding our stored citations (`"owc"` metadata) are looked at.
  */
 
+import { keepLast } from '../bounded.js';
 import { STORED_KEY } from '../core/index.js';
 
 interface SourceEvent {
@@ -32,6 +33,7 @@ export function createEchoFilter(): (packet: unknown) => boolean {
     if (messageId === null) return true;
     if (delivered.has(messageId)) return false;
     delivered.add(messageId);
+    keepLast(delivered, 1000);
     return true;
   };
 }

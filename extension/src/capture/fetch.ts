@@ -5,7 +5,7 @@
  * The app gets its original response, untouched and undelayed.
  */
 
-import { guard } from '../guard.js';
+import { guard, onDisable } from '../guard.js';
 import type { ChatActivity } from './chat-activity.js';
 import type { DirectRequests, DirectTarget } from './direct-requests.js';
 import type { Hub, StoredMessage } from './hub.js';
@@ -48,7 +48,7 @@ export function tapFetch(hub: Hub, direct: DirectRequests, activity: ChatActivit
       void readDirectStream(hub, response.clone(), target).catch(() => {});
     }
   });
-  window.fetch = async function (input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  const tapped = async function (input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
     const seen = describe(input, init);
     try {
       const response = await original(input, init);
@@ -58,5 +58,8 @@ export function tapFetch(hub: Hub, direct: DirectRequests, activity: ChatActivit
       if (seen?.landed) guard('capture', seen.landed)();
     }
   };
+  window.fetch = tapped;
+  // Unless another script wrapped it since: then ours stays in its chain, passing everything through.
+  onDisable('capture', () => window.fetch === tapped && (window.fetch = original));
   return original;
 }

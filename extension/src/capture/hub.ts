@@ -4,6 +4,7 @@
  */
 
 import { createAccumulator, extractCitations, type Accumulator, type ExtractResult } from '../core/index.js';
+import { keepLast } from '../bounded.js';
 import { messageText } from './message-text.js';
 
 export interface MessageState {
@@ -48,8 +49,7 @@ export interface Hub {
 const MAX_CACHED = 100;
 function remember<V>(cache: Map<string, V>, key: string, value: V): V {
   cache.delete(key);
-  cache.set(key, value);
-  if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
+  keepLast(cache.set(key, value), MAX_CACHED);
   return value;
 }
 

@@ -4,7 +4,7 @@
  * the frame, and the queue is read in a later task.
  */
 
-import { guard } from '../guard.js';
+import { guard, onDisable } from '../guard.js';
 import { textPacketKind } from './text-packets.js';
 
 type PacketHandler = (event: unknown) => void;
@@ -103,12 +103,14 @@ export function tapWebSocket(read: (packet: string) => void, deliver: (packet: u
     }
   }
   window.WebSocket = TappedWebSocket;
+  // Sockets already open keep our listener, which does nothing once capture is off.
+  onDisable('capture', () => window.WebSocket === TappedWebSocket && (window.WebSocket = Original));
 }
 
 /** socket.io's polling transport: packets joined by the record separator in XHR responses. */
 export function tapPolling(read: (packet: string) => void): void {
   const open = XMLHttpRequest.prototype.open;
-  XMLHttpRequest.prototype.open = function (this: XMLHttpRequest, method: string, url: string | URL, ...rest: unknown[]) {
+  const tapped = function (this: XMLHttpRequest, method: string, url: string | URL, ...rest: unknown[]) {
     if (String(url).includes('transport=polling')) {
       this.addEventListener('load', () => {
         if (typeof this.responseText === 'string') this.responseText.split('\x1e').forEach(read);
@@ -116,4 +118,6 @@ export function tapPolling(read: (packet: string) => void): void {
     }
     return (open as (...args: unknown[]) => void).call(this, method, url, ...rest);
   } as typeof XMLHttpRequest.prototype.open;
+  XMLHttpRequest.prototype.open = tapped;
+  onDisable('capture', () => XMLHttpRequest.prototype.open === tapped && (XMLHttpRequest.prototype.open = open));
 }

@@ -1,6 +1,7 @@
 /** The de-duplicated source list under an answer: the first five, and "show all N". */
 
 import type { Citation } from '../core/index.js';
+import { keepLast } from '../bounded.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
 import { origin, pageText } from './present.js';
@@ -21,7 +22,7 @@ export function sourceList(messageId: string, citations: readonly Citation[], re
     : null;
   more?.addEventListener('click', () => {
     if (open) expanded.delete(messageId);
-    else expanded.add(messageId);
+    else keepLast(expanded.add(messageId), 100);
     rerender();
   });
   return el('section', { class: 'owc-sources', 'data-owc-message-id': messageId, 'data-owc-count': citations.length, 'aria-label': t('sources') },
