@@ -25,3 +25,22 @@ test('a message known only from the stored chat shows its stored sources, update
   assert.deepEqual(urls(hub, 'm2'), ['https://new.example/']);
   assert.deepEqual(urls(hub, 'unknown'), []);
 });
+
+test('a settled answer keeps its citations and text, not the raw data: what streams in later is not read', () => {
+  const hub = createHub(() => 'en');
+  hub.add('m1', 'c1', perplexityChunk(['https://a.example/']));
+  hub.settle('m1'); // not finished yet: nothing happens
+  hub.add('m1', 'c1', perplexityChunk(['https://a.example/', 'https://b.example/']));
+  hub.finish('m1', 'done');
+  hub.settle('m1');
+  assert.deepEqual(urls(hub, 'm1'), ['https://a.example/', 'https://b.example/']);
+  hub.add('m1', 'c1', perplexityChunk(['https://c.example/']));
+  assert.deepEqual(urls(hub, 'm1'), ['https://a.example/', 'https://b.example/']);
+});
+
+test('the hub keeps the answers seen last, not every answer of a page open for days', () => {
+  const hub = createHub(() => 'en');
+  for (let i = 0; i < 300; i++) hub.add(`m${i}`, 'c1', perplexityChunk([`https://${i}.example/`]));
+  assert.deepEqual(urls(hub, 'm299'), ['https://299.example/']);
+  assert.deepEqual(urls(hub, 'm0'), []);
+});

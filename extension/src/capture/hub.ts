@@ -41,12 +41,24 @@ export interface Hub {
   /** The message as stored by Open WebUI (GET /api/v1/chats/<id>). */
   setStored(messageId: string, chatId: string, message: StoredMessage): void;
   finish(messageId: string, content?: string): void;
+  /** A finished answer whose citations are final (stored, or nothing to store): only they and
+   * the text are kept from now on, not the raw data they were read from. */
+  settle(messageId: string): void;
   citations(messageId: string): ExtractResult;
   subscribe(listener: Listener): () => void;
 }
 
 // Parsed results are caches: kept for the answers seen last, parsed again when an older one comes back.
 const MAX_CACHED = 100;
+// Answers known to this page: the ones seen last, more than Open WebUI shows at once. An older
+// one shows Open WebUI's own view of its stored sources, until its chat is opened again (read
+// again from the stored chat).
+const MAX_MESSAGES = 100;
+
+/** What is left of a settled answer's stream: its citations and text; later data is not read. */
+function settledAccumulator(result: ExtractResult, text: string): Accumulator {
+  return { add: () => {}, result: () => result, text: () => text };
+}
 function remember<V>(cache: Map<string, V>, key: string, value: V): V {
   cache.delete(key);
   keepLast(cache.set(key, value), MAX_CACHED);
@@ -73,7 +85,7 @@ export function createHub(locale: () => string): Hub {
     let entry = messages.get(messageId);
     if (!entry) {
       entry = { messageId, chatId, accumulator: createAccumulator({ locale: locale() }), stored: null, content: '', done: false, live: false, version: 0 };
-      messages.set(messageId, entry);
+      keepLast(messages.set(messageId, entry), MAX_MESSAGES);
     }
     if (chatId) entry.chatId = chatId;
     return entry;
@@ -87,7 +99,7 @@ export function createHub(locale: () => string): Hub {
     const entry = state(messageId, chatId);
     entry.accumulator.add(payload);
     entry.live = true;
-    adds.set(messageId, (adds.get(messageId) ?? 0) + 1);
+    keepLast(adds.set(messageId, (adds.get(messageId) ?? 0) + 1), MAX_MESSAGES);
     changed(entry);
   };
 
@@ -114,6 +126,13 @@ export function createHub(locale: () => string): Hub {
       if (content !== undefined) entry.content = content;
       entry.done = true;
       changed(entry);
+    },
+    settle(messageId) {
+      const entry = messages.get(messageId);
+      if (!entry?.done) return;
+      const parsed = live.get(messageId);
+      const result = parsed && parsed.adds === adds.get(messageId) ? parsed.result : entry.accumulator.result();
+      entry.accumulator = settledAccumulator(result, entry.content ? '' : entry.accumulator.text()); // the text once
     },
     /** Raw upstream data wins over what is stored: it is what the producer sent. */
     citations(messageId) {

@@ -3,7 +3,7 @@
 // The same URLs are checked again and again (each citation, each link of the answer, at every
 // pass): parsing is the cost, so results are remembered, within bounds (no huge keys kept).
 const checked = new Map<string, string | null>();
-const CHECKED_MAX = 5000;
+const CHECKED_MAX = 1000;
 const REMEMBERED_LENGTH = 2048;
 
 export function safeUrl(raw: unknown): string | null {

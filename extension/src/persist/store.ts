@@ -83,6 +83,7 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
     if (outcome === 'unsaved') return; // for the outbox, should the page go away
     unsaved.delete(messageId);
     outbox.remove(messageId);
+    hub.settle(messageId);
   }
 
   const start = (pending: Pending, left = false): void => {
@@ -96,6 +97,7 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
     if (!state.done || !state.chatId || started.has(state.messageId)) return;
     const { format, citations } = hub.citations(state.messageId);
     if (isTemporary(state.chatId) || !format || format === 'open-webui' || citations.length === 0) {
+      hub.settle(state.messageId);
       return claims.release(state.messageId);
     }
     start({ chatId: state.chatId, messageId: state.messageId, body: JSON.stringify({ type: 'source', data: toNativeSource(citations) }) });

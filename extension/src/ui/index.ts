@@ -3,6 +3,7 @@
 import type { Hub } from '../capture/hub.js';
 import { guard, onDisable } from '../guard.js';
 import { hidePreview, showPreview } from './preview.js';
+import { toggleList } from './list.js';
 import { applyToMessage } from './message.js';
 import { openModal } from './modal.js';
 import { messageId, observeMessages } from './observe.js';
@@ -30,13 +31,14 @@ export function startUi(hub: Hub): void {
     return citation ? { citations, citation } : null;
   };
 
-  const schedule = observeMessages(guard('ui', (message: HTMLElement) => {
+  const apply = guard('ui', (message: HTMLElement) => {
     const id = messageId(message);
     const state = id ? hub.get(id) : undefined;
     if (!id || !state) return;
     const { citations } = hub.citations(id);
     applyToMessage(message, id, citations, state.content || state.accumulator.text(), state.done);
-  }), signal, (message) => {
+  });
+  const schedule = observeMessages(apply, signal, (message) => {
     const state = hub.get(messageId(message) ?? '');
     if (!state?.live) return 'idle'; // a chat being opened
     return state.done ? 'now' : 'streaming';
@@ -49,6 +51,13 @@ export function startUi(hub: Hub): void {
   signal.addEventListener('abort', unsubscribe, { once: true });
 
   document.addEventListener('click', guard('ui', (event: MouseEvent) => {
+    const list = (event.target as Element | null)?.closest?.('.owc-more')?.closest<HTMLElement>('.owc-sources');
+    const listed = list?.closest<HTMLElement>('[id^="message-"]');
+    if (list && listed) {
+      toggleList(list.dataset.owcMessageId ?? '');
+      list.remove();
+      return apply(listed);
+    }
     const trigger = (event.target as Element | null)?.closest?.(TRIGGERS);
     const found = trigger && citationsAt(trigger);
     if (!found) return;

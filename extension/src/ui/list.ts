@@ -9,7 +9,14 @@ import { origin, pageText } from './present.js';
 const SHOWN = 5;
 const expanded = new Set<string>();
 
-export function sourceList(messageId: string, citations: readonly Citation[], rerender: () => void): HTMLElement {
+/** "Show all" or "show fewer" for a message's list (its button is handled by delegation, ui/index.ts:
+ * a listener per list would keep every answer's citations for as long as Open WebUI keeps its DOM). */
+export function toggleList(messageId: string): void {
+  if (expanded.has(messageId)) expanded.delete(messageId);
+  else keepLast(expanded.add(messageId), 100);
+}
+
+export function sourceList(messageId: string, citations: readonly Citation[]): HTMLElement {
   const open = expanded.has(messageId) || citations.length <= SHOWN;
   const items = (open ? citations : citations.slice(0, SHOWN)).map((citation) =>
     el('li', {},
@@ -20,11 +27,6 @@ export function sourceList(messageId: string, citations: readonly Citation[], re
   const more = citations.length > SHOWN
     ? el('button', { type: 'button', class: 'owc-more', 'aria-expanded': String(open) }, open ? t('showFewer') : t('showAll', { n: citations.length }))
     : null;
-  more?.addEventListener('click', () => {
-    if (open) expanded.delete(messageId);
-    else keepLast(expanded.add(messageId), 100);
-    rerender();
-  });
   return el('section', { class: 'owc-sources', 'data-owc-message-id': messageId, 'data-owc-count': citations.length, 'aria-label': t('sources') },
     el('div', { class: 'owc-sources-title' }, t('sources')),
     el('ol', {}, ...items),

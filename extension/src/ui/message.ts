@@ -307,10 +307,7 @@ export function applyToMessage(message: HTMLElement, messageId: string, citation
   nativeStrip(container)?.classList.add('owc-hidden');
   const existing = container.querySelector<HTMLElement>(`.owc-sources[data-owc-message-id="${CSS.escape(messageId)}"]`);
   if (existing && existing.dataset.owcCount === String(citations.length)) return;
-  const list = sourceList(messageId, citations, () => {
-    container.querySelector('.owc-sources')?.remove();
-    applyToMessage(message, messageId, citations, content, done);
-  });
+  const list = sourceList(messageId, citations);
   if (existing) existing.replaceWith(list);
   else container.append(list);
 }
