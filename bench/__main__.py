@@ -21,7 +21,7 @@ from devstack.browser import chromium_launch_args
 from devstack.stack import ROOT, running_stack
 
 SCENARIOS = Path(__file__).with_name("scenarios")
-SMOKE = Sizes(reps=1, heap_reps=1, heap_turns=3, reload_answers=10)
+SMOKE = Sizes(reps=1, heap_reps=1, heap_turns=3, reload_answers=10, leak_answers=6)
 
 
 def machine() -> str:
@@ -36,6 +36,7 @@ def main() -> int:
     parser.add_argument("--smoke", action="store_true", help="one repetition of small sizes: proves the benchmark runs")
     parser.add_argument("--reps", type=int, default=Sizes.reps, help="repetitions of each side (default %(default)s)")
     parser.add_argument("--heap-reps", type=int, default=Sizes.heap_reps)
+    parser.add_argument("--leak-answers", type=int, default=Sizes.leak_answers)
     parser.add_argument("--only", default=",".join(FIGURES), help=f"figures to run, of: {','.join(FIGURES)}")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results.json")
     args = parser.parse_args()
@@ -45,7 +46,7 @@ def main() -> int:
 
     # Stopped from outside (a timeout, kill): still stop Open WebUI and the mock server.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    sizes = SMOKE if args.smoke else Sizes(reps=args.reps, heap_reps=args.heap_reps)
+    sizes = SMOKE if args.smoke else Sizes(reps=args.reps, heap_reps=args.heap_reps, leak_answers=args.leak_answers)
     # 100 tokens per second, as issue 5 asks; the smoke run streams as fast as it can.
     token_delay_ms = 1 if args.smoke else 10
     rows = []

@@ -11,7 +11,8 @@ from typing import Any
 
 from playwright.sync_api import Browser
 
-from bench.browser import BUNDLE, Mode, Tab, open_tab
+from bench.browser import BUNDLE, EXTENSION_URL, Mode, Tab, open_tab
+from bench.heap import retained_through_script, take_snapshot
 from bench.report import Row, row
 from devstack.stack import ROOT, Stack
 from tests.e2e.owui import ANSWERS, chat_id, last_answer_id, open_new_chat, send, set_user_settings, stored_citation_events
@@ -25,6 +26,7 @@ class Sizes:
     heap_reps: int = 2
     heap_turns: int = 100
     reload_answers: int = 200
+    leak_answers: int = 300
     stream_timeout_ms: int = 120_000
 
 
@@ -249,6 +251,31 @@ def heap_after_turns(stack: Stack, browser: Browser, sizes: Sizes) -> list[Row]:
             row("6. … growth, nothing stored", "MB", growth["nothing stored"], growth["without"])]
 
 
+# An answer is stored a few seconds after it is finished (persist/delivery.ts): only then does
+# the extension let its raw data go.
+STORED_MS = 6000
+
+
+def retained_over_answers(stack: Stack, browser: Browser, sizes: Sizes) -> list[Row]:
+    """The extension's own retained heap (bench/heap.py: what only its functions hold, from a
+    heap snapshot) in one page over many answers: after the first third, and at the end. Its
+    growth over the last two thirds is what a page open for days would keep adding."""
+    set_user_settings(stack, stream=False)
+    first, last = sizes.leak_answers // 3, sizes.leak_answers
+    mib: list[float] = []
+    with open_tab(browser, "with") as tab:
+        open_new_chat(tab.page, stack, "bench-20-sources")
+        for turn in range(1, last + 1):
+            send(tab.page, f"Question {turn}", paste=True)
+            last_answer_id(tab.page, count=turn, timeout_ms=sizes.stream_timeout_ms)
+            if turn in (first, last):
+                tab.page.wait_for_timeout(STORED_MS)
+                mib.append(retained_through_script(take_snapshot(tab.cdp), EXTENSION_URL) / 2**20)
+    return [row(f"8. extension's own retained heap after {first} answers", "MB", mib[:1]),
+            row(f"8. … after {last} answers", "MB", mib[1:]),
+            row(f"8. … growth over the last {last - first} answers", "MB", [mib[1] - mib[0]], judged="median", limit=1)]
+
+
 CORE_LINE = re.compile(r"^(?P<name>.+?)\s+median\s+(?P<median>[\d.]+) ms\s+p95\s+(?P<p95>[\d.]+) ms\s+target ≤ (?P<target>[\d.]+) ms")
 
 
@@ -270,5 +297,6 @@ FIGURES = {
     "streaming": streaming_4000,
     "reload": reload_long_chat,
     "heap": heap_after_turns,
+    "leak": retained_over_answers,
     "core": core_library,
 }
