@@ -41,8 +41,8 @@ export interface Hub {
   /** The message as stored by Open WebUI (GET /api/v1/chats/<id>). */
   setStored(messageId: string, chatId: string, message: StoredMessage): void;
   finish(messageId: string, content?: string): void;
-  /** A finished answer whose citations are final (stored, or nothing to store): only they and
-   * the text are kept from now on, not the raw data they were read from. */
+  /** A finished answer whose citations are final (stored): only they and the text are kept
+   * from now on, not the raw data they were read from. */
   settle(messageId: string): void;
   citations(messageId: string): ExtractResult;
   subscribe(listener: Listener): () => void;

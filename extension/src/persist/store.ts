@@ -83,6 +83,8 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
     if (outcome === 'unsaved') return; // for the outbox, should the page go away
     unsaved.delete(messageId);
     outbox.remove(messageId);
+    // Only now: stored, the answer is saved and finished for good (a stored copy read while it
+    // was still being answered can look finished, and its sources may still be on their way).
     hub.settle(messageId);
   }
 
@@ -97,7 +99,6 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
     if (!state.done || !state.chatId || started.has(state.messageId)) return;
     const { format, citations } = hub.citations(state.messageId);
     if (isTemporary(state.chatId) || !format || format === 'open-webui' || citations.length === 0) {
-      hub.settle(state.messageId);
       return claims.release(state.messageId);
     }
     start({ chatId: state.chatId, messageId: state.messageId, body: JSON.stringify({ type: 'source', data: toNativeSource(citations) }) });
