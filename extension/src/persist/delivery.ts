@@ -50,11 +50,11 @@ type State =
 /** What a state's action observed. */
 type Observation =
   | { kind: 'done' }
-  | { kind: 'read'; message: StoredMessage | null }
+  | { kind: 'read'; message: StoredMessage | null; stored: boolean }
   | { kind: 'failed'; failure: 'transient' | 'unauthorised' | 'refused' }
   | { kind: 'session'; signedIn: boolean };
 
-export const SETTLE_TIMEOUT_MS = 10_000;
+const SETTLE_TIMEOUT_MS = 10_000;
 // Before storing again what a write-back erased: the page's copy holds it, and its next write
 // (the user sending, typically within seconds) puts it back; only a quiet page needs a POST.
 const RESTORE_QUIET_MS = 5000;
@@ -98,7 +98,7 @@ function next(state: State, seen: Observation, memory: Memory): State {
     case 'reading': {
       memory.failures = 0;
       const message = seen.kind === 'read' ? seen.message : null;
-      if (message && hasStoredCitations(message.sources)) return { name: 'finished', outcome: 'stored' };
+      if (seen.kind === 'read' && seen.stored) return { name: 'finished', outcome: 'stored' };
       if (!message || !messageText(message)) {
         return ++memory.unsavedReads >= UNSAVED_READS ? { name: 'finished', outcome: 'unsaved' } : { name: 'reading' };
       }
@@ -134,7 +134,7 @@ export async function deliver({ chatId, messageId, body }: Pending, deps: Delive
     return ceiling / 2 + (deps.random() * ceiling) / 2;
   };
   /** Runs a state's action; a failure of Open WebUI or the network is observed, a bug is thrown. */
-  const run = async (state: State): Promise<Observation> => {
+  const run = async (state: Exclude<State, { name: 'finished' }>): Promise<Observation> => {
     try {
       switch (state.name) {
         case 'settling':
@@ -143,8 +143,9 @@ export async function deliver({ chatId, messageId, body }: Pending, deps: Delive
         case 'reading': {
           if (memory.unsavedReads > 0) await deps.sleep(Math.min(250 * memory.unsavedReads, 2000));
           const message = (await deps.api.readChat(chatId)).messages[messageId] ?? null;
-          if (message && hasStoredCitations(message.sources)) deps.onStored?.(message);
-          return { kind: 'read', message };
+          const stored = message !== null && hasStoredCitations(message.sources);
+          if (stored) deps.onStored?.(message);
+          return { kind: 'read', message, stored };
         }
         case 'posting':
           // false: Open WebUI could not hand the event on (its database busy, say): tried again.
@@ -168,8 +169,6 @@ export async function deliver({ chatId, messageId, body }: Pending, deps: Delive
           if (!signedIn) await deps.signedIn();
           return { kind: 'session', signedIn };
         }
-        case 'finished':
-          return { kind: 'done' };
       }
     } catch (error) {
       const failure = failureKind(error);

@@ -17,8 +17,9 @@ const LOCAL_ICON = '/favicon.png';
 
 export function blockFaviconService(): void {
   const images = HTMLImageElement.prototype;
-  const substitute = (value: unknown): unknown =>
-    guard('favicons', () => (typeof value === 'string' && FAVICON_SERVICE.test(value) ? LOCAL_ICON : value))() ?? value;
+  // Guarded once, not per call: every image the app shows goes through it.
+  const blocked = guard('favicons', (value: unknown) => typeof value === 'string' && FAVICON_SERVICE.test(value));
+  const substitute = (value: unknown): unknown => (blocked(value) ? LOCAL_ICON : value);
 
   const src = Object.getOwnPropertyDescriptor(images, 'src');
   if (src?.set) {
