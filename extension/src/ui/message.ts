@@ -22,10 +22,12 @@ interface Attachment {
 // Keyed by the message's element: when Open WebUI drops the element, its records go with it.
 const attachments = new WeakMap<Element, Attachment[]>();
 
-function attach(message: Element, origin: Node, added: Node[]): void {
+function attach(message: Element, origin: Node, added: Node[]): Attachment {
   const list = attachments.get(message) ?? [];
-  list.push({ origin, added, ...(origin instanceof Text ? { text: origin.data } : {}) });
+  const attachment = { origin, added, ...(origin instanceof Text ? { text: origin.data } : {}) };
+  list.push(attachment);
   attachments.set(message, list);
+  return attachment;
 }
 
 function detachOrphans(message: Element): void {
@@ -38,12 +40,77 @@ function detachOrphans(message: Element): void {
   }));
 }
 
-function citeButton(citation: Citation): HTMLButtonElement {
-  return el('button', { type: 'button', class: 'owc-cite', 'data-owc-index': citation.index, 'aria-label': t('source', { n: citation.index, title: citation.title }) }, String(citation.index));
+function showCitation(button: HTMLButtonElement, citation: Citation): HTMLButtonElement {
+  button.setAttribute('data-owc-index', String(citation.index));
+  button.setAttribute('aria-label', t('source', { n: citation.index, title: citation.title }));
+  button.textContent = String(citation.index);
+  return button;
 }
 
-const buttonsFor = (indices: number[], byIndex: Map<number, Citation>): HTMLButtonElement[] =>
-  indices.map((i) => byIndex.get(i)).filter((c): c is Citation => !!c).map(citeButton);
+const citeButton = (citation: Citation): HTMLButtonElement => showCitation(el('button', { type: 'button', class: 'owc-cite' }), citation);
+
+const citedBy = (indices: number[], byIndex: Map<number, Citation>): Citation[] =>
+  indices.map((i) => byIndex.get(i)).filter((c): c is Citation => !!c);
+
+const buttonsFor = (indices: number[], byIndex: Map<number, Citation>): HTMLButtonElement[] => citedBy(indices, byIndex).map(citeButton);
+
+/** What a pass links against; a placed button finds its sources in it again. */
+interface View {
+  citations: readonly Citation[];
+  byIndex: Map<number, Citation>;
+  byUrl: Map<string, Citation>;
+  contentSpans: readonly MarkerSpan[];
+}
+
+/** Buttons placed for one marker, and how they find their sources again: an answer's citations
+ * can change once its buttons are placed (a stored copy read before our sources were stored). */
+interface Placed {
+  buttons: HTMLButtonElement[];
+  attachment: Attachment;
+  find: (view: View) => number[];
+}
+const placedIn = new WeakMap<Element, Placed[]>();
+
+function place(message: Element, attachment: Attachment, buttons: HTMLButtonElement[], find: Placed['find']): void {
+  if (buttons.length) placedIn.set(message, [...(placedIn.get(message) ?? []), { buttons, attachment, find }]);
+}
+
+const indexOf = (citation: Citation | undefined): number[] => (citation ? [citation.index] : []);
+const citingRef = (n: number) => (view: View) => indexOf(view.citations.find((c) => c.refs.includes(n)));
+
+/** Puts each placed button's sources right after the message's citations changed: buttons are
+ * renumbered in place; one a marker no longer needs goes, one more goes after the others. */
+function renumber(message: Element, view: View): void {
+  const kept = (placedIn.get(message) ?? []).filter((placed) => placed.buttons[0]?.isConnected);
+  for (const placed of kept) {
+    const cited = citedBy(placed.find(view), view.byIndex);
+    const [first, ...others] = placed.buttons;
+    placed.buttons.slice(cited.length).forEach((button) => button.remove());
+    const same = placed.buttons.slice(0, cited.length).map((button, k) => showCitation(button, cited[k]!));
+    const more = cited.slice(same.length).map((citation) => {
+      const button = first!.cloneNode() as HTMLButtonElement; // with its data-owc-span / data-owc-link
+      return showCitation(button, citation);
+    });
+    if (same.length) same.at(-1)!.after(...more);
+    placed.attachment.added.push(...more);
+    placed.buttons = same.length ? [...same, ...more] : [first!, ...others].filter((b) => b.isConnected);
+  }
+  placedIn.set(message, kept.filter((placed) => placed.buttons.length));
+}
+
+/** The citations the message's buttons and list show, as far as they show them. */
+const shown = new WeakMap<Element, { citations: readonly Citation[]; key: string }>();
+const citationsKey = (citations: readonly Citation[]): string =>
+  citations.map((c) => `${c.index}\u0000${c.id}\u0000${c.title}\u0000${c.refs.join()}`).join('\u0001');
+
+/** Whether the citations differ from those the message shows; records them as shown. */
+function changed(message: Element, citations: readonly Citation[]): boolean {
+  const before = shown.get(message);
+  if (before?.citations === citations) return false;
+  const key = citationsKey(citations);
+  shown.set(message, { citations, key });
+  return before !== undefined && before.key !== key;
+}
 
 const SKIPPED = 'pre, code, .owc-hidden, .owc-sources, button, a, [contenteditable]';
 
@@ -59,19 +126,22 @@ function linkTextMarkers(message: Element, root: Element, citations: readonly Ci
   for (const node of nodes) {
     const spans = linkMarkers(node.data, citations, { anchors: false });
     if (spans.length === 0) continue;
-    const added: Node[] = [];
+    const attachment = attach(message, node, []);
     let cursor = node;
     let consumed = 0;
     for (const span of spans) {
       const marker = cursor.splitText(span.start - consumed);
       const rest = marker.splitText(span.end - span.start);
-      const replacement = span.kind === 'hide' ? [el('span', { class: 'owc-hidden' }, marker.data)] : buttonsFor(span.indices, byIndex);
+      const written = marker.data;
+      const buttons = span.kind === 'hide' ? [] : buttonsFor(span.indices, byIndex);
+      const replacement = span.kind === 'hide' ? [el('span', { class: 'owc-hidden' }, written)] : buttons;
       marker.replaceWith(...replacement);
-      added.push(...replacement, rest);
+      attachment.added.push(...replacement, rest);
+      place(message, attachment, buttons, (view) =>
+        linkMarkers(written, view.citations, { anchors: false }).find((s) => s.kind === 'marker')?.indices ?? []);
       cursor = rest;
       consumed = span.end;
     }
-    attach(message, node, added);
   }
 }
 
@@ -117,7 +187,7 @@ function hideRange(message: Element, nodes: Array<{ node: Text; start: number }>
 
 /** Brave's `<citation>{…}</citation>` tags become numbered buttons; its other tags are hidden.
  * Open WebUI shows them as text, so they are found in the block's joined text. */
-function linkTags(message: Element, root: Element, citations: readonly Citation[], byIndex: Map<number, Citation>): void {
+function linkTags(message: Element, root: Element, citations: readonly Citation[]): void {
   for (const block of root.querySelectorAll('p, li, h1, h2, h3, h4, h5, h6, td')) {
     if (!block.textContent?.includes('</')) continue;
     const nodes = textNodes(block);
@@ -126,10 +196,10 @@ function linkTags(message: Element, root: Element, citations: readonly Citation[
       const at = hideRange(message, nodes, tag.start, tag.end);
       const number = tag.name === 'citation' ? tag.data?.number : undefined;
       const citation = typeof number === 'number' ? citations.find((c) => c.refs.includes(number)) : undefined;
-      if (at && citation) {
-        const button = buttonsFor([citation.index], byIndex)[0]!;
+      if (at && citation && typeof number === 'number') {
+        const button = citeButton(citation);
         at.after(button);
-        attach(message, at, [button]);
+        place(message, attach(message, at, [button]), [button], citingRef(number));
       }
     }
   }
@@ -162,7 +232,8 @@ function linkPlainSpans(message: Element, root: Element, content: string, conten
     const buttons = buttonsFor(span.indices, byIndex);
     buttons.forEach((button) => button.setAttribute('data-owc-span', String(span.start)));
     rest.before(...buttons);
-    attach(message, holder.node, [...buttons, rest]);
+    place(message, attach(message, holder.node, [...buttons, rest]), buttons, (view) =>
+      view.contentSpans.find((s) => s.kind === 'link' && s.start === span.start)?.indices ?? []);
     nodes = null; // the split changed the nodes
   }
 }
@@ -171,14 +242,15 @@ function linkPlainSpans(message: Element, root: Element, content: string, conten
 function linkAnchors(message: Element, root: Element, byUrl: Map<string, Citation>): void {
   for (const anchor of root.querySelectorAll<HTMLAnchorElement>('a[href]:not(.owc-hidden)')) {
     if (anchor.closest('.owc-hidden, .owc-sources') || anchor.nextElementSibling?.matches('.owc-cite[data-owc-link]')) continue;
-    const citation = byUrl.get(safeUrl(anchor.getAttribute('href')) ?? '');
+    const url = safeUrl(anchor.getAttribute('href')) ?? '';
+    const citation = byUrl.get(url);
     if (!citation) continue;
     const button = citeButton(citation);
     button.setAttribute('data-owc-link', '');
     const isMarker = /^\[?\d+\]?$/.test(anchor.textContent?.trim() ?? '') || anchor.querySelector('button') !== null;
     if (isMarker) anchor.classList.add('owc-hidden');
     anchor.after(button);
-    attach(message, anchor, [button]);
+    place(message, attach(message, anchor, [button]), [button], (view) => indexOf(view.byUrl.get(url)));
   }
 }
 
@@ -279,7 +351,7 @@ function linkFootnotes(message: Element, root: Element, contentSpans: readonly M
     const button = citeButton(citation);
     sup.classList.add('owc-hidden');
     sup.after(button);
-    attach(message, sup, [button]);
+    place(message, attach(message, sup, [button]), [button], citingRef(n));
   }
 }
 
@@ -289,12 +361,15 @@ export function applyToMessage(message: HTMLElement, messageId: string, citation
   if (!container || citations.length === 0) return;
   const byIndex = new Map(citations.map((c) => [c.index, c]));
   const byUrl = new Map(citations.filter((c) => c.url).map((c) => [c.url!, c]));
+  const renewed = changed(message, citations);
+  // The answer's markdown, read once per pass where markers are linked or buttons renumbered.
+  const contentSpans = done || renewed ? linkMarkers(content, citations) : [];
+  if (renewed) renumber(message, { citations, byIndex, byUrl, contentSpans });
 
   // Svelte rewrites the answer's text on every streamed token: markers are linked once it is done.
   if (done) {
-    const contentSpans = linkMarkers(content, citations); // the answer's markdown, read once per pass
     for (const prose of proseBlocks(container)) {
-      linkTags(message, prose, citations, byIndex);
+      linkTags(message, prose, citations);
       hideSourcesBlock(prose, contentSpans);
       linkFootnotes(message, prose, contentSpans, citations);
       linkAnchors(message, prose, byUrl);
@@ -306,7 +381,7 @@ export function applyToMessage(message: HTMLElement, messageId: string, citation
 
   nativeStrip(container)?.classList.add('owc-hidden');
   const existing = container.querySelector<HTMLElement>(`.owc-sources[data-owc-message-id="${CSS.escape(messageId)}"]`);
-  if (existing && existing.dataset.owcCount === String(citations.length)) return;
+  if (existing && !renewed && existing.dataset.owcCount === String(citations.length)) return;
   const list = sourceList(messageId, citations);
   if (existing) existing.replaceWith(list);
   else container.append(list);
