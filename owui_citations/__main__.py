@@ -1,28 +1,46 @@
-"""python -m owui_citations install|uninstall [--frontend-dir DIR] | install --print-docker"""
+"""owui-citations install | uninstall | status [--frontend-dir DIR] [--url URL]
+
+Exit status: 0 done (status: installed, current, and served where --url is given); 1 status found
+something `install` or a restart would change; 2 refused or could not check, with the reason."""
 
 import argparse
 import sys
 from pathlib import Path
 
-from .installer import BUNDLE, InstallError, default_frontend, docker_mount, install, uninstall
+from .installer import BUNDLE, InstallError, default_frontend, install, status, uninstall
+from .served import Unreachable, served
+
+
+def report_status(frontend: Path, bundle: Path, url: str | None) -> int:
+    found = status(frontend, bundle)
+    print("\n".join(found.lines))
+    ok = found.ok
+    if url:
+        running = served(url)
+        if running.extension is None:
+            print(f"Served by {url}: no — Open WebUI {running.open_webui} serves another loader.js (restart it after installing).")
+            ok = False
+        else:
+            print(f"Served by {url}: yes, version {running.extension} (Open WebUI {running.open_webui}).")
+    return 0 if ok else 1
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(prog="python -m owui_citations", description=__doc__)
-    parser.add_argument("action", choices=["install", "uninstall"])
+    parser = argparse.ArgumentParser(prog="owui-citations", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("action", choices=["install", "uninstall", "status"])
     parser.add_argument("--frontend-dir", type=Path, help="Open WebUI's frontend (default: the importable open_webui's)")
-    parser.add_argument("--bundle", type=Path, default=BUNDLE, help="the built bundle (default: extension/dist)")
-    parser.add_argument("--print-docker", action="store_true", help="print the bind mount for the official image instead")
+    parser.add_argument("--bundle", type=Path, default=BUNDLE, help="the bundle to install (default: this package's)")
+    parser.add_argument("--url", help="status: also ask this running Open WebUI what it serves, e.g. http://localhost:8080")
     args = parser.parse_args()
     try:
-        if args.print_docker:
-            print(docker_mount(args.bundle))
-            return 0
         frontend = args.frontend_dir or default_frontend()
+        if args.action == "status":
+            return report_status(frontend, args.bundle, args.url)
         print(install(frontend, args.bundle) if args.action == "install" else uninstall(frontend))
         return 0
-    except InstallError as error:
-        print(f"owui_citations: {error}", file=sys.stderr)
+    except (InstallError, Unreachable) as error:
+        print(f"owui-citations: {error}", file=sys.stderr)
         return 2
 
 

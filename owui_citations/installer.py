@@ -1,19 +1,27 @@
-"""Copies the built bundle over `<frontend>/static/loader.js`, keeping the original once.
+"""Installs the Open WebUI Citations bundle as Open WebUI's `static/loader.js`, and says whether it is.
 
 Open WebUI copies its frontend's `static/` into STATIC_DIR at every start, so the frontend
 directory is the durable place (pip: `<site-packages>/open_webui/frontend`; Docker image:
-`/app/build`). Nothing is built here and nothing changes unless every check passes.
+`/app/build`). The loader.js found there is kept (`loader.js.owui-citations-backup`) and, when it
+holds code, still runs: the installed file is the bundle followed by it. Nothing changes unless
+every check passes, and every file is written whole (a temporary file renamed over it), so a
+failure leaves the old one.
 """
 
+import importlib.metadata
 import importlib.util
+import os
+import re
 import shutil
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-BUNDLE = REPO / "extension" / "dist" / "owui-citations.js"
-MARK = "owui-citations"  # the bundle's banner; tells our loader.js from Open WebUI's
+BUNDLE = Path(__file__).resolve().parent / "bundle" / "owui-citations.js"
+MARK = "owui-citations"  # the bundle's banner; tells our loader.js from anyone else's
+BANNER = re.compile(r"/\* owui-citations (\S+) ")
 BACKUP_SUFFIX = ".owui-citations-backup"
-DOCKER_TARGET = "/app/build/static/loader.js"
+CHAINED = "\n/* owui-citations: the loader.js that was here before, run after the extension */\n"
 
 
 class InstallError(Exception):
@@ -39,35 +47,120 @@ def check_frontend(frontend: Path) -> Path:
     return loader
 
 
+def bundle_version(text: str) -> str | None:
+    """The version in the banner of a bundle (or of an installed loader.js), None if it is not ours."""
+    match = BANNER.match(text[:200])
+    return match.group(1) if match else None
+
+
 def is_ours(path: Path) -> bool:
     return path.is_file() and MARK in path.read_text(encoding="utf-8", errors="replace")[:200]
 
 
+def backup_of(loader: Path) -> Path:
+    return loader.with_name(loader.name + BACKUP_SUFFIX)
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Writes a new file and renames it over ``path``: never a half-written loader.js, and a file
+    that other directories share through hard links is replaced, not changed in place."""
+    temporary = path.with_name(f".{path.name}.owui-citations-tmp")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def check_writable(directory: Path) -> None:
+    probe = directory / ".owui-citations-write-check"
+    try:
+        probe.write_text("")
+        probe.unlink()
+    except OSError as error:
+        raise InstallError(f"{directory} cannot be written ({error.strerror}): a read-only image layer or mount? "
+                           "Install where the frontend can be changed (see the README's Docker section).") from error
+
+
+def chained(bundle_text: str, previous: str) -> str:
+    """The installed loader.js: the bundle, then the code that was in loader.js before, if any."""
+    return bundle_text if not previous.strip() else bundle_text.rstrip("\n") + CHAINED + previous
+
+
 def install(frontend: Path, bundle: Path = BUNDLE) -> str:
     loader = check_frontend(frontend)
-    if not bundle.is_file() or not is_ours(bundle):
-        raise InstallError(f"The bundle {bundle} is missing or not built by this project: run `npm run build` first.")
-    backup = loader.with_name(loader.name + BACKUP_SUFFIX)
-    if not is_ours(loader) and not backup.exists():
-        shutil.copy2(loader, backup)  # the original, once
-    shutil.copyfile(bundle, loader)
+    bundle_text = bundle.read_text(encoding="utf-8") if bundle.is_file() else ""
+    if bundle_version(bundle_text) is None:
+        raise InstallError(f"The bundle {bundle} is missing or not built by this project: build it with `make dist`.")
+    check_writable(loader.parent)
+    backup = backup_of(loader)
+    current = loader.read_text(encoding="utf-8", errors="replace")
+    if is_ours(loader):
+        previous = backup.read_text(encoding="utf-8", errors="replace") if backup.is_file() else ""
+    else:
+        # Open WebUI's own (or someone's customisation): kept. A backup left by an install that an
+        # upgrade of Open WebUI undid is older than this loader.js: it is kept too, under its date.
+        previous = current
+        if backup.is_file() and backup.read_text(encoding="utf-8", errors="replace") != current:
+            stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(backup.stat().st_mtime))
+            os.replace(backup, backup.with_name(f"{backup.name}-{stamp}"))
+        write_whole(backup, current)
+    write_whole(loader, chained(bundle_text, previous))
     source_map = bundle.with_name(bundle.name + ".map")
     if source_map.is_file():
-        shutil.copyfile(source_map, loader.with_name(source_map.name))
-    return f"Installed {bundle.name} as {loader} (original kept as {backup.name}). Restart Open WebUI."
+        write_whole(loader.with_name(source_map.name), source_map.read_text(encoding="utf-8"))
+    kept = " (the code that was in it runs after the extension)" if previous.strip() else ""
+    return (f"Installed Open WebUI Citations {bundle_version(bundle_text)} as {loader}{kept}; "
+            f"the original is kept as {backup.name}. Restart Open WebUI.")
 
 
 def uninstall(frontend: Path) -> str:
     loader = check_frontend(frontend)
-    backup = loader.with_name(loader.name + BACKUP_SUFFIX)
+    backup = backup_of(loader)
+    if not is_ours(loader):
+        return f"Nothing to uninstall: {loader} is not the extension's."
     if not backup.is_file():
-        if is_ours(loader):
-            raise InstallError(f"No backup of the original loader.js next to {loader}; reinstall Open WebUI to restore it.")
-        return f"Nothing to uninstall: {loader} is Open WebUI's own."
-    shutil.move(backup, loader)
-    (loader.with_name(BUNDLE.name + ".map")).unlink(missing_ok=True)
-    return f"Restored Open WebUI's original {loader}. Restart Open WebUI."
+        raise InstallError(f"No backup of the original loader.js next to {loader}; reinstall Open WebUI to restore it.")
+    check_writable(loader.parent)
+    os.replace(backup, loader)
+    loader.with_name(BUNDLE.name + ".map").unlink(missing_ok=True)
+    return f"Restored the original {loader}. Restart Open WebUI."
 
 
-def docker_mount(bundle: Path = BUNDLE) -> str:
-    return f"-v {bundle.resolve()}:{DOCKER_TARGET}:ro"
+@dataclass(frozen=True)
+class Status:
+    """What `owui-citations status` found; ``ok`` is False where `install` would change something."""
+
+    lines: list[str]
+    ok: bool
+
+
+def open_webui_version(frontend: Path) -> str:
+    """The version of the Open WebUI this frontend belongs to, where this Python can tell."""
+    spec = importlib.util.find_spec("open_webui")
+    if spec is not None and spec.origin is not None and Path(spec.origin).parent / "frontend" == frontend:
+        try:
+            return importlib.metadata.version("open-webui")
+        except importlib.metadata.PackageNotFoundError:
+            pass
+    return "unknown (not the frontend of an open-webui package this Python imports)"
+
+
+def status(frontend: Path, bundle: Path = BUNDLE) -> Status:
+    loader = check_frontend(frontend)
+    packaged = bundle_version(bundle.read_text(encoding="utf-8")) if bundle.is_file() else None
+    installed = bundle_version(loader.read_text(encoding="utf-8", errors="replace"))
+    lines = [f"Frontend: {frontend} (Open WebUI {open_webui_version(frontend)})"]
+    if installed is None:
+        if backup_of(loader).is_file():
+            lines.append("Extension: NOT INSTALLED — it was, but loader.js is someone else's again (an upgrade or "
+                         "reinstall of Open WebUI puts its own back). Run `owui-citations install`, then restart Open WebUI.")
+        else:
+            lines.append("Extension: not installed. Run `owui-citations install`, then restart Open WebUI.")
+        return Status(lines, False)
+    up_to_date = packaged is None or installed == packaged
+    lines.append(f"Extension: installed, version {installed}" + ("" if up_to_date else
+                 f"; this package has {packaged}: run `owui-citations install` to update"))
+    if CHAINED in loader.read_text(encoding="utf-8", errors="replace"):
+        lines.append("Chained: the loader.js that was there before runs after the extension.")
+    return Status(lines, up_to_date)

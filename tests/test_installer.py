@@ -1,39 +1,68 @@
-"""The installer: copies the built bundle over loader.js, keeps the original once, refuses
-anything that is not an Open WebUI frontend and changes nothing then."""
+"""The installer, as an admin runs it: puts the bundle in loader.js, keeps what was there (and still
+runs it), says whether the extension is installed, refuses anything that is not an Open WebUI
+frontend or cannot be written, and changes nothing then."""
 
+import os
+import shutil
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from owui_citations.installer import BUNDLE
+ROOT = Path(__file__).resolve().parent.parent
+BUILT_BUNDLE = ROOT / "extension" / "dist" / "owui-citations.js"
+ORIGINAL = ""  # Open WebUI's own loader.js is empty on every supported line
+CUSTOMISED = "window.order = (window.order || []).concat('theirs');\n"
+BACKUP = "loader.js.owui-citations-backup"
 
-ORIGINAL = "// Open WebUI's own loader.js\n"
+
+def run(*args: str, as_nobody_from: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """The installer's command line; ``as_nobody_from``: run by user `nobody`, with the package
+    copied there and the system's Python (the installer needs the standard library only)."""
+    command, path = [sys.executable, "-m", "owui_citations", *args], ROOT
+    if as_nobody_from:
+        command, path = ["runuser", "-u", "nobody", "--", "/usr/bin/python3", *command[1:]], as_nobody_from
+    return subprocess.run(command, capture_output=True, text=True, timeout=60, cwd=path,
+                          env={**os.environ, "PYTHONPATH": str(path)})
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "owui_citations", *args], capture_output=True, text=True, timeout=60)
+def make_frontend(directory: Path, loader: str = ORIGINAL) -> Path:
+    """The parts of an Open WebUI frontend the installer relies on."""
+    (directory / "static").mkdir(parents=True)
+    (directory / "index.html").write_text('<script src="/static/loader.js" defer></script>')
+    (directory / "static" / "loader.js").write_text(loader)
+    return directory
 
 
 @pytest.fixture
 def frontend(tmp_path: Path) -> Path:
-    """The parts of an Open WebUI frontend the installer relies on."""
-    (tmp_path / "static").mkdir()
-    (tmp_path / "index.html").write_text('<script src="/static/loader.js" defer></script>')
-    (tmp_path / "static" / "loader.js").write_text(ORIGINAL)
-    return tmp_path
+    return make_frontend(tmp_path / "frontend")
+
+
+def fake_bundle(directory: Path, version: str) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    built = directory / "owui-citations.js"
+    built.write_text(f"/* owui-citations {version} (Open WebUI's /static/loader.js) */\n"
+                     "(function(){\"use strict\";window.order = (window.order || []).concat('ours');})();\n")
+    return built
 
 
 @pytest.fixture
-def bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    built = tmp_path_factory.mktemp("dist") / "owui-citations.js"
-    built.write_text("/* owui-citations 0.1.0 (Open WebUI's /static/loader.js) */\n(()=>{})();\n")
-    return built
+def bundle(tmp_path: Path) -> Path:
+    return fake_bundle(tmp_path / "dist", "0.2.0")
 
 
 def snapshot(directory: Path) -> dict[str, str]:
     return {str(p.relative_to(directory)): p.read_text() for p in sorted(directory.rglob("*")) if p.is_file()}
+
+
+def run_in_node(script: Path) -> subprocess.CompletedProcess[str]:
+    """Runs a loader.js as a classic script, with `window` standing for the page's global object."""
+    runner = "globalThis.window = globalThis; require('vm').runInThisContext(require('fs').readFileSync(process.argv[1], 'utf8')); console.log(JSON.stringify(window.order))"
+    return subprocess.run(["node", "-e", runner, str(script)], capture_output=True, text=True, timeout=60)
 
 
 def test_install_replaces_loader_and_keeps_the_original_once(frontend: Path, bundle: Path) -> None:
@@ -42,12 +71,72 @@ def test_install_replaces_loader_and_keeps_the_original_once(frontend: Path, bun
         result = run("install", "--frontend-dir", str(frontend), "--bundle", str(bundle))
         assert result.returncode == 0, result.stderr
     assert loader.read_text() == bundle.read_text()
-    assert (frontend / "static" / "loader.js.owui-citations-backup").read_text() == ORIGINAL
+    assert (frontend / "static" / BACKUP).read_text() == ORIGINAL
 
     result = run("uninstall", "--frontend-dir", str(frontend))
     assert result.returncode == 0 and "Restored" in result.stdout
     assert loader.read_text() == ORIGINAL
-    assert not (frontend / "static" / "loader.js.owui-citations-backup").exists()
+    assert not (frontend / "static" / BACKUP).exists()
+
+
+def test_a_customised_loader_is_kept_and_still_runs_after_the_extension(tmp_path: Path, bundle: Path) -> None:
+    frontend = make_frontend(tmp_path / "frontend", CUSTOMISED)
+    loader = frontend / "static" / "loader.js"
+    for _ in range(2):  # reinstalling (an update) chains the kept original again, once
+        result = run("install", "--frontend-dir", str(frontend), "--bundle", str(bundle))
+        assert result.returncode == 0 and "runs after the extension" in result.stdout, result.stderr
+    assert (frontend / "static" / BACKUP).read_text() == CUSTOMISED
+    ran = run_in_node(loader)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.strip() == '["ours","theirs"]'
+    assert "Chained" in run("status", "--frontend-dir", str(frontend), "--bundle", str(bundle)).stdout
+
+    assert run("uninstall", "--frontend-dir", str(frontend)).returncode == 0
+    assert loader.read_text() == CUSTOMISED
+
+
+@pytest.mark.skipif(not BUILT_BUNDLE.is_file(), reason="the bundle is built by `make test` before this runs")
+def test_code_chained_after_the_real_bundle_runs_as_written_even_where_the_bundle_cannot_start(tmp_path: Path) -> None:
+    # Node is no browser: the bundle fails to start there, and must not take the code after it down.
+    sloppy = "undeclaredByTheAdmin = 1; window.order = ['theirs'];\n"  # a ReferenceError in strict mode
+    frontend = make_frontend(tmp_path / "frontend", sloppy)
+    assert run("install", "--frontend-dir", str(frontend), "--bundle", str(BUILT_BUNDLE)).returncode == 0
+    ran = run_in_node(frontend / "static" / "loader.js")
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.strip().endswith('["theirs"]')
+
+
+def test_status_tells_when_an_upgrade_of_open_webui_put_its_own_loader_back(frontend: Path, bundle: Path) -> None:
+    status = run("status", "--frontend-dir", str(frontend), "--bundle", str(bundle))
+    assert status.returncode == 1 and "not installed" in status.stdout
+
+    assert run("install", "--frontend-dir", str(frontend), "--bundle", str(bundle)).returncode == 0
+    status = run("status", "--frontend-dir", str(frontend), "--bundle", str(bundle))
+    assert status.returncode == 0 and "installed, version 0.2.0" in status.stdout, status.stdout
+
+    (frontend / "static" / "loader.js").write_text(ORIGINAL)  # what `pip install -U open-webui` does
+    status = run("status", "--frontend-dir", str(frontend), "--bundle", str(bundle))
+    assert status.returncode == 1 and "NOT INSTALLED" in status.stdout and "upgrade" in status.stdout
+
+    assert run("install", "--frontend-dir", str(frontend), "--bundle", str(bundle)).returncode == 0
+    assert run("status", "--frontend-dir", str(frontend), "--bundle", str(bundle)).returncode == 0
+
+
+def test_status_tells_when_the_installed_extension_is_older_than_the_package(frontend: Path, tmp_path: Path) -> None:
+    older = fake_bundle(tmp_path / "old", "0.1.0")
+    assert run("install", "--frontend-dir", str(frontend), "--bundle", str(older)).returncode == 0
+    status = run("status", "--frontend-dir", str(frontend), "--bundle", str(fake_bundle(tmp_path / "new", "0.2.0")))
+    assert status.returncode == 1 and "version 0.1.0; this package has 0.2.0" in status.stdout
+
+
+def test_a_stale_backup_left_by_an_undone_install_is_kept(frontend: Path, bundle: Path) -> None:
+    static = frontend / "static"
+    (static / BACKUP).write_text("// the loader.js of the Open WebUI before the upgrade\n")
+    (static / "loader.js").write_text(CUSTOMISED)
+    assert run("install", "--frontend-dir", str(frontend), "--bundle", str(bundle)).returncode == 0
+    assert (static / BACKUP).read_text() == CUSTOMISED
+    kept = [p.read_text() for p in static.glob(f"{BACKUP}-*")]
+    assert kept == ["// the loader.js of the Open WebUI before the upgrade\n"]
 
 
 @pytest.mark.parametrize("breakage", ["no index", "no loader", "index without loader"])
@@ -59,19 +148,46 @@ def test_a_directory_that_is_not_a_frontend_is_refused_unchanged(frontend: Path,
     else:
         (frontend / "index.html").write_text("<html></html>")
     before = snapshot(frontend)
-    result = run("install", "--frontend-dir", str(frontend), "--bundle", str(bundle))
-    assert result.returncode == 2 and str(frontend) in result.stderr
+    for action in ("install", "status"):
+        result = run(action, "--frontend-dir", str(frontend), "--bundle", str(bundle))
+        assert result.returncode == 2 and str(frontend) in result.stderr
     assert snapshot(frontend) == before
 
 
-def test_a_missing_or_foreign_bundle_is_refused_unchanged(frontend: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
-    elsewhere = tmp_path_factory.mktemp("elsewhere")
-    foreign = elsewhere / "other.js"
+def test_a_missing_or_foreign_bundle_is_refused_unchanged(frontend: Path, tmp_path: Path) -> None:
+    foreign = tmp_path / "other.js"
     foreign.write_text("alert(1)")
     before = snapshot(frontend)
-    for candidate in (elsewhere / "absent.js", foreign):
+    for candidate in (tmp_path / "absent.js", foreign):
         result = run("install", "--frontend-dir", str(frontend), "--bundle", str(candidate))
-        assert result.returncode == 2 and "npm run build" in result.stderr
+        assert result.returncode == 2 and "make dist" in result.stderr
+    assert snapshot(frontend) == before
+
+
+@pytest.fixture
+def read_only_frontend(bundle: Path) -> Iterator[tuple[Path, Path | None]]:
+    """A frontend the installer may not write. Root writes anything: as root, the installer runs
+    as `nobody` (from a world-readable copy of the package)."""
+    directory = Path(tempfile.mkdtemp(prefix="owui-citations-ro-"))
+    try:
+        frontend = make_frontend(directory / "frontend")
+        shutil.copy2(bundle, directory / "owui-citations.js")
+        shutil.copytree(ROOT / "owui_citations", directory / "owui_citations", ignore=shutil.ignore_patterns("__pycache__"))
+        for path in [directory, *directory.rglob("*")]:
+            path.chmod(0o555 if path.is_dir() else 0o444)
+        yield frontend, directory if os.geteuid() == 0 else None
+    finally:
+        for path in [directory, *directory.rglob("*")]:
+            path.chmod(0o755)
+        shutil.rmtree(directory)
+
+
+def test_a_read_only_frontend_is_refused_with_the_reason_unchanged(read_only_frontend: tuple[Path, Path | None]) -> None:
+    frontend, as_nobody_from = read_only_frontend
+    before = snapshot(frontend)
+    result = run("install", "--frontend-dir", str(frontend), "--bundle", str(frontend.parent / "owui-citations.js"),
+                 as_nobody_from=as_nobody_from)
+    assert result.returncode == 2 and "cannot be written" in result.stderr, result.stderr
     assert snapshot(frontend) == before
 
 
@@ -79,8 +195,3 @@ def test_uninstall_without_an_install_changes_nothing(frontend: Path) -> None:
     result = run("uninstall", "--frontend-dir", str(frontend))
     assert result.returncode == 0 and "Nothing to uninstall" in result.stdout
     assert (frontend / "static" / "loader.js").read_text() == ORIGINAL
-
-
-def test_print_docker_names_the_bind_mount() -> None:
-    result = run("install", "--print-docker")
-    assert result.stdout.strip() == f"-v {BUNDLE.resolve()}:/app/build/static/loader.js:ro"

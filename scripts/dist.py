@@ -1,0 +1,58 @@
+"""`make dist`: every artifact of one version, from the built extension (`npm run build`), into
+dist/ with its SHA-256 (dist/SHA256SUMS): the wheel (the installer and the bundle), the bundle
+alone (to copy by hand or mount), the browser extension for Chromium and for Firefox, the userscript."""
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILT = ROOT / "extension" / "dist"
+PACKAGED_BUNDLE = ROOT / "owui_citations" / "bundle"
+DIST = ROOT / "dist"
+ZIP_DATE = (1980, 1, 1, 0, 0, 0)  # the same files give the same zip, byte for byte
+
+
+def zip_directory(source: Path, target: Path) -> None:
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(p for p in source.rglob("*") if p.is_file()):
+            entry = zipfile.ZipInfo(path.relative_to(source).as_posix(), ZIP_DATE)
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(entry, path.read_bytes())
+
+
+def build_wheel() -> None:
+    """The installer with the bundle as package data; setuptools from requirements.lock, offline."""
+    shutil.rmtree(PACKAGED_BUNDLE, ignore_errors=True)
+    PACKAGED_BUNDLE.mkdir()
+    for name in ("owui-citations.js", "owui-citations.js.map"):
+        shutil.copy2(BUILT / name, PACKAGED_BUNDLE / name)
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps",
+                    "--no-build-isolation", "--wheel-dir", str(DIST), str(ROOT)], check=True,
+                   env={**os.environ, "SOURCE_DATE_EPOCH": "315532800"})  # 1980: the same wheel, byte for byte
+    shutil.rmtree(ROOT / "build", ignore_errors=True)
+
+
+def main() -> int:
+    version = (ROOT / "VERSION").read_text().strip()
+    shutil.rmtree(DIST, ignore_errors=True)
+    DIST.mkdir()
+    build_wheel()
+    shutil.copy2(BUILT / "owui-citations.js", DIST / f"owui-citations-{version}.js")
+    shutil.copy2(BUILT / "owui-citations.user.js", DIST / "owui-citations.user.js")
+    zip_directory(BUILT / "webext", DIST / f"owui-citations-{version}-chromium.zip")
+    zip_directory(BUILT / "webext-firefox", DIST / f"owui-citations-{version}-firefox.zip")
+    artifacts = sorted(DIST.iterdir())
+    sums = [f"{hashlib.sha256(p.read_bytes()).hexdigest()}  {p.name}" for p in artifacts]
+    (DIST / "SHA256SUMS").write_text("\n".join(sums) + "\n")
+    for line, path in zip(sums, artifacts):
+        print(f"{path.stat().st_size / 1024:8.1f} KiB  {line}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
