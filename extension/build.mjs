@@ -1,11 +1,14 @@
-// Builds the extension: dist/core.mjs (the pure core, ESM, for Node and tests) and
-// dist/owui-citations.js (the browser bundle Open WebUI loads as /static/loader.js).
+// Builds the extension: dist/core.mjs (the pure core, ESM, for Node and tests),
+// dist/owui-citations.js (the browser bundle Open WebUI loads as /static/loader.js), then
+// around that bundle the browser extensions and the userscript (webext/build.mjs).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { buildWebext } from './webext/build.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
-const { version } = JSON.parse(readFileSync(here('../package.json'), 'utf8'));
+// One version for the bundle, the wheel and the browser extension: the repository's VERSION file.
+const version = readFileSync(here('../VERSION'), 'utf8').trim();
 
 await Promise.all([
   build({
@@ -29,7 +32,12 @@ await Promise.all([
     sourcemap: true,
     define: { VERSION: JSON.stringify(version) },
     legalComments: 'none',
-    banner: { js: `/* owui-citations ${version} (Open WebUI's /static/loader.js) */` },
+    // The installer puts a customised loader.js after the bundle: that code must run as written
+    // (so "use strict" is this function's, not the file's) and run even if the bundle throws.
+    banner: { js: `/* owui-citations ${version} (Open WebUI's /static/loader.js) */\n(function () { 'use strict'; try {` },
+    footer: { js: "} catch (error) { console.warn('owui-citations: not started', error); } })();" },
     logLevel: 'warning',
   }),
 ]);
+
+await buildWebext({ version, dist: here('dist'), statics: here('webext'), sources: here('src/webext') });

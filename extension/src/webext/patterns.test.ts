@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { SCRIPT_ID, contentScript, originPattern, pagePatterns, patternLabel, syncStep } from './patterns.js';
+
+test('an address becomes its origin pattern: path, query and fragment dropped, port kept', () => {
+  assert.equal(originPattern('https://chat.example.com'), 'https://chat.example.com/*');
+  assert.equal(originPattern('  https://Chat.Example.com/c/123?x=1#top '), 'https://chat.example.com/*');
+  assert.equal(originPattern('http://localhost:3000/'), 'http://localhost:3000/*');
+  assert.equal(originPattern('http://127.0.0.1:8080/c/1'), 'http://127.0.0.1:8080/*');
+  // A default port is no port: the pattern the browser grants has none either.
+  assert.equal(originPattern('https://chat.example.com:443/'), 'https://chat.example.com/*');
+  assert.equal(originPattern('https://user:secret@chat.example.com/'), 'https://chat.example.com/*');
+});
+
+test('without keepPort (Firefox) the port is dropped', () => {
+  assert.equal(originPattern('http://localhost:3000/c/1', false), 'http://localhost/*');
+  assert.equal(originPattern('https://chat.example.com', false), 'https://chat.example.com/*');
+});
+
+test('only an http(s) address with a plain host gives a pattern', () => {
+  for (const input of ['', 'chat.example.com', 'localhost:3000', 'ftp://example.com', 'file:///etc/passwd',
+    'chrome://extensions', 'javascript:alert(1)', 'http://', 'https://*.example.com', 'https://*/', '<all_urls>']) {
+    assert.equal(originPattern(input), null, input);
+  }
+});
+
+test('the bundle runs on granted http(s) origins only, each once, in a stable order', () => {
+  assert.deepEqual(
+    pagePatterns(['https://b.example/*', 'chrome://favicon/*', 'http://a.example:3000/*', 'https://b.example/*', 'file:///*', '*://*/*']),
+    ['http://a.example:3000/*', 'https://b.example/*'],
+  );
+  assert.deepEqual(pagePatterns(undefined), []);
+});
+
+test('an origin pattern is shown as the address the user typed', () => {
+  assert.equal(patternLabel('http://localhost:3000/*'), 'http://localhost:3000');
+});
+
+test('the content script runs the bundle in the page world, at document_start, in the top frame, across restarts', () => {
+  assert.deepEqual(contentScript(['http://127.0.0.1/*']), {
+    id: SCRIPT_ID,
+    js: ['owui-citations.js'],
+    matches: ['http://127.0.0.1/*'],
+    runAt: 'document_start',
+    world: 'MAIN',
+    allFrames: false,
+    persistAcrossSessions: true,
+  });
+});
+
+test('one script id: registered once, then updated; unregistered when no origin is left', () => {
+  const matches = ['https://chat.example.com/*'];
+  assert.deepEqual(syncStep(false, matches), { action: 'register', script: contentScript(matches) });
+  assert.deepEqual(syncStep(true, matches), { action: 'update', script: contentScript(matches) });
+  assert.deepEqual(syncStep(true, []), { action: 'unregister' });
+  assert.deepEqual(syncStep(false, []), { action: 'none' });
+});
