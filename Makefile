@@ -14,15 +14,18 @@ TORCH_VERSION := 2.13.0
 LITELLM_VERSION := 1.106.2
 LITELLM_VENV ?= $(OWUI_CACHE)/litellm-$(LITELLM_VERSION)
 PYTHON ?= python3
+VERSION := $(shell cat VERSION)
+WHEEL := dist/owui_citations-$(VERSION)-py3-none-any.whl
 VENV_PY := .venv/bin/python
 export OWUI_VENV OWUI_VERSION OWUI_CACHE LITELLM_VENV
 
-.PHONY: help setup browser build install-extension demo test test-mock test-e2e test-e2e-oldest test-matrix test-ts record-litellm bench bench-core fuzz fuzz-mock soak clean
+.PHONY: help setup browser build dist install-extension demo test test-mock test-e2e test-e2e-webext test-e2e-oldest test-matrix test-ts record-litellm bench bench-core fuzz fuzz-mock soak clean
 .DEFAULT_GOAL := help
 
 help:
 	@echo "make demo   mock server + a real Open WebUI wired to it"
 	@echo "make test   install what is missing, then run every test"
+	@echo "make dist   the wheel, the bundle, the browser extensions and the userscript, in dist/ with SHA256SUMS"
 	@echo "make test-matrix   the end-to-end suite on every supported Open WebUI line, then the README's table"
 
 .venv/.installed: pyproject.toml requirements.lock
@@ -55,9 +58,15 @@ setup: .venv/.installed node_modules/.installed $(OWUI_VENV)/.installed-$(OWUI_V
 build: node_modules/.installed
 	npm run --silent build
 
-# The installer runs with Open WebUI's Python, so that it finds that Open WebUI's frontend.
-install-extension: build $(OWUI_VENV)/.installed-$(OWUI_VERSION)
-	PYTHONPATH=$(CURDIR) $(OWUI_VENV)/bin/python -m owui_citations install
+# Every artifact of one version, with its SHA-256, in dist/ (scripts/dist.py).
+dist: .venv/.installed build
+	$(VENV_PY) scripts/dist.py
+
+# As an admin installs it: the wheel into Open WebUI's own environment, then its console script,
+# run away from the checkout (nothing of it on the path).
+install-extension: dist $(OWUI_VENV)/.installed-$(OWUI_VERSION)
+	$(OWUI_VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps --force-reinstall $(WHEEL)
+	cd / && $(OWUI_VENV)/bin/owui-citations install
 
 demo: setup install-extension
 	$(VENV_PY) -m devstack
@@ -71,6 +80,12 @@ test-e2e: setup install-extension
 # The oldest supported line, in CI beside the pinned newest: one scenario per wire format.
 test-e2e-oldest:
 	$(MAKE) --no-print-directory test-e2e OWUI_VERSION=$(OWUI_OLDEST) OWUI_VENV=$(call owui_venv,$(OWUI_OLDEST)) E2E_ARGS="-m per_format"
+
+# The browser extension's test build (per_format) and the userscript, each in an Open WebUI that
+# serves its own loader.js (tests/e2e/delivery.py).
+test-e2e-webext: setup install-extension
+	E2E_DELIVERY=webext $(VENV_PY) -m pytest tests/e2e -m per_format
+	E2E_DELIVERY=userscript $(VENV_PY) -m pytest tests/e2e -m per_format -k "perplexity or status"
 
 # Goes on after a failing version, so that the table shows every version; fails at the end.
 test-matrix: .venv/.installed
@@ -90,6 +105,7 @@ test: setup install-extension
 	npm run --silent typecheck
 	npm test --silent
 	$(VENV_PY) -m pytest
+	$(MAKE) --no-print-directory test-e2e-webext
 	$(MAKE) --no-print-directory test-e2e-oldest
 
 # What the real LiteLLM proxy answers for the Claude and Gemini scenarios, for the core's tests.
@@ -117,4 +133,4 @@ soak: .venv/.installed
 	$(VENV_PY) -m devstack.soak --seconds $(SOAK_SECONDS)
 
 clean:
-	rm -rf .venv node_modules extension/dist
+	rm -rf .venv node_modules extension/dist dist owui_citations/bundle

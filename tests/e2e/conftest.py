@@ -4,12 +4,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, BrowserContext, BrowserType
 
 from devstack.browser import chromium_launch_args
 from devstack.stack import OWUI_VENV, ROOT, Stack
 from devstack.stack import running_stack as devstack_running_stack
 from mock_server.registry import BUILT_IN_SCENARIOS
+from tests.e2e.delivery import DELIVERY, USERSCRIPT, console_script, extension_context, stock_frontend
 from tests.e2e.egress import EGRESS, Egress
 from tests.e2e.limits import first_token_delay_ms
 from tests.e2e.results import installed_version
@@ -17,9 +18,8 @@ from tests.e2e.results import pytest_runtest_makereport, pytest_sessionfinish  #
 
 
 def install_extension() -> None:
-    """The installer, as a user runs it: with Open WebUI's own Python."""
-    result = subprocess.run([str(OWUI_VENV / "bin" / "python"), "-m", "owui_citations", "install"],
-                            cwd=ROOT, env={"PYTHONPATH": str(ROOT)}, capture_output=True, text=True)
+    """The installer, as an admin runs it: the console script of the wheel in Open WebUI's environment."""
+    result = subprocess.run([console_script(), "install"], cwd="/", capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
 
 
@@ -32,6 +32,8 @@ def running_stack(tmp_path_factory: pytest.TempPathFactory, extra_env: dict[str,
                   scenario_dirs: Sequence[Path] = ()) -> Iterator[Stack]:
     """The mock server and the pinned Open WebUI with the extension, each a real process."""
     install_extension()
+    if DELIVERY != "loader":
+        extra_env = {**(extra_env or {}), "FRONTEND_BUILD_DIR": str(stock_frontend(tmp_path_factory.mktemp("stock") / "frontend"))}
     delay = first_token_delay_ms(installed_version(OWUI_VENV))
     with devstack_running_stack(tmp_path_factory.mktemp("stack"), extra_env, scenario_dirs=scenario_dirs,
                                 first_token_delay_ms=delay) as running:
@@ -61,6 +63,21 @@ def _name_the_test_in_egress(request: pytest.FixtureRequest) -> None:
 @pytest.fixture(scope="session")
 def browser_type_launch_args() -> dict:
     return chromium_launch_args()
+
+
+if DELIVERY == "webext":
+    @pytest.fixture
+    def context(browser_type: BrowserType, browser_type_launch_args: dict, browser_context_args: dict,
+                tmp_path: Path) -> Iterator[BrowserContext]:
+        with extension_context(browser_type, tmp_path / "profile", browser_type_launch_args,
+                               browser_context_args) as extended:
+            EGRESS.watch_context(extended)
+            yield extended
+elif DELIVERY == "userscript":
+    @pytest.fixture
+    def context(context: BrowserContext) -> BrowserContext:
+        context.add_init_script(path=USERSCRIPT)
+        return context
 
 
 @pytest.fixture(scope="session")

@@ -28,9 +28,9 @@ class Egress:
         self.allowed_hosts.update(urlsplit(url).netloc for url in urls)
 
     def watch(self, browser: Browser) -> None:
-        browser.on("context", self._watch_context)
+        browser.on("context", self.watch_context)
 
-    def _watch_context(self, context: BrowserContext) -> None:
+    def watch_context(self, context: BrowserContext) -> None:
         context.on("request", lambda request: self.record(request.url))
         context.on("page", self._watch_page)
 

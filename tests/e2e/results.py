@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from devstack.stack import OWUI_VENV, ROOT
+from tests.e2e.delivery import DELIVERY
 from tests.e2e.egress import EGRESS
 from tests.e2e.limits import condition_for
 
@@ -27,7 +28,8 @@ def installed_version(venv: Path) -> tuple[int, ...]:
 
 
 def results_path(version: str) -> Path:
-    return RESULTS_DIR / f"e2e-{version}.json"
+    """One file per version; a run through the browser extension or the userscript, one of its own."""
+    return RESULTS_DIR / (f"e2e-{version}.json" if DELIVERY == "loader" else f"e2e-{version}-{DELIVERY}.json")
 
 
 _records: list[dict] = []

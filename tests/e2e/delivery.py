@@ -1,0 +1,60 @@
+"""How the extension reaches the page in an end-to-end run, chosen by E2E_DELIVERY:
+
+- ``loader`` (the default): installed into the pinned Open WebUI by its installer, as an admin does;
+- ``webext``: the browser extension (its test build, which is granted http://127.0.0.1 at install,
+  since a permission prompt cannot be clicked), against an Open WebUI serving its own loader.js;
+- ``userscript``: the userscript, run as a userscript manager runs it (at document start, in the
+  page's world), against the same stock Open WebUI."""
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from playwright.sync_api import BrowserContext, BrowserType
+
+from devstack.stack import OWUI_VENV, ROOT
+
+DELIVERY = os.environ.get("E2E_DELIVERY", "loader")
+WEBEXT_TEST_BUILD = ROOT / "extension" / "dist" / "webext-test"
+USERSCRIPT = ROOT / "extension" / "dist" / "owui-citations.user.js"
+REGISTERED_TIMEOUT_MS = 15_000
+
+
+def console_script() -> str:
+    """The installer as the wheel installed it into Open WebUI's environment (make install-extension)."""
+    return str(OWUI_VENV / "bin" / "owui-citations")
+
+
+def stock_frontend(directory: Path) -> Path:
+    """A copy of the pinned Open WebUI's frontend (hard links, no space) with Open WebUI's own
+    loader.js back in it, put back by the uninstaller: served through FRONTEND_BUILD_DIR."""
+    source = next(OWUI_VENV.glob("lib/python*/site-packages/open_webui/frontend"))
+    shutil.copytree(source, directory, copy_function=os.link)
+    result = subprocess.run([console_script(), "uninstall", "--frontend-dir", str(directory)],
+                            cwd="/", capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return directory
+
+
+@contextmanager
+def extension_context(browser_type: BrowserType, profile: Path, launch_args: dict,
+                      context_args: dict) -> Iterator[BrowserContext]:
+    """Chromium with the test build of the browser extension loaded, once its background has
+    registered the content script for the granted origin."""
+    args = [*launch_args.get("args", []), f"--disable-extensions-except={WEBEXT_TEST_BUILD}",
+            f"--load-extension={WEBEXT_TEST_BUILD}"]
+    context = browser_type.launch_persistent_context(profile, **{**launch_args, "args": args}, **context_args,
+                                                     ignore_default_args=["--disable-extensions"])
+    try:
+        worker = context.service_workers[0] if context.service_workers else context.wait_for_event("serviceworker")
+        worker.evaluate("""async (timeout) => {
+            for (const end = Date.now() + timeout; Date.now() < end; await new Promise(r => setTimeout(r, 100)))
+                if ((await chrome.scripting.getRegisteredContentScripts()).length) return;
+            throw new Error('the extension registered no content script');
+        }""", REGISTERED_TIMEOUT_MS)
+        yield context
+    finally:
+        context.close()

@@ -1,0 +1,69 @@
+"""The packages as their users meet them: the installer from the wheel in Open WebUI's environment
+tells whether the running Open WebUI serves the extension; the browser extension and a loader the
+server installed too do not show anything twice."""
+
+import subprocess
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, Route, expect
+
+from devstack.stack import ROOT, Stack
+from tests.e2e.delivery import DELIVERY, console_script
+from tests.e2e.owui import Console, last_answer_id, open_new_chat, send, set_streaming
+from tests.e2e.test_citations import EXPECTED, check_answer
+
+pytestmark = [pytest.mark.e2e, pytest.mark.per_format]
+VERSION = (ROOT / "VERSION").read_text().strip()
+# Counts the copies of the extension that start in the page: each sets window.owuiCitations.
+# (Whichever runs first, this or the browser extension's content script, every start is counted.)
+COUNT_STARTS = """(() => {
+    let started = window.owuiCitations;
+    window.owcStarts = started ? 1 : 0;
+    Object.defineProperty(window, 'owuiCitations', {configurable: true, get: () => started,
+                                                   set: (value) => { window.owcStarts++; started = value; }});
+})();"""
+
+
+def test_status_tells_whether_the_running_open_webui_serves_the_extension(stack: Stack) -> None:
+    result = subprocess.run([console_script(), "status", "--url", stack.webui_url], cwd="/",
+                            capture_output=True, text=True, timeout=60)
+    assert f"Extension: installed, version {VERSION}" in result.stdout, result.stdout + result.stderr
+    if DELIVERY == "loader":
+        assert result.returncode == 0 and f"Served by {stack.webui_url}: yes, version {VERSION}" in result.stdout
+    else:  # this Open WebUI serves its own loader.js from a copy of its frontend
+        assert result.returncode == 1 and f"Served by {stack.webui_url}: no" in result.stdout
+
+
+@pytest.mark.skipif(DELIVERY != "webext", reason="the browser extension and the server's loader together")
+def test_the_browser_extension_and_the_servers_loader_show_each_citation_once(page: Page, stack: Stack) -> None:
+    bundle = (ROOT / "extension" / "dist" / "owui-citations.js").read_text()
+    served: list[str] = []
+
+    def serve_installed_loader(route: Route) -> None:  # what an Open WebUI with the extension installed sends
+        served.append(route.request.url)
+        route.fulfill(body=bundle, content_type="application/javascript")
+
+    page.route("**/static/loader.js", serve_installed_loader)
+    page.add_init_script(COUNT_STARTS)
+    console = Console().watch(page)
+    set_streaming(stack, True)
+    open_new_chat(page, stack, "perplexity")
+    assert served and page.evaluate("window.owuiCitations.version") == VERSION
+    assert page.evaluate("window.owcStarts") == 1  # the server's copy stood down
+    send(page)
+    check_answer(page, last_answer_id(page), EXPECTED["perplexity"])  # counts exactly: nothing twice
+    assert console.problems == []
+
+
+@pytest.mark.skipif(DELIVERY != "webext", reason="the browser extension's options page")
+def test_the_options_page_adds_an_open_webui_address(page: Page, context: BrowserContext, stack: Stack) -> None:
+    extension_id = context.service_workers[0].url.split("/")[2]
+    page.goto(f"chrome-extension://{extension_id}/options.html")
+    address, status = page.get_by_label("Open WebUI address"), page.get_by_role("status")
+    address.fill("localhost:3000")  # no scheme: not an address the browser can match
+    page.get_by_role("button", name="Add").click()
+    expect(status).to_contain_text("starts with http:// or https://")
+    address.fill(f"{stack.webui_url}/c/a-chat")  # the test build holds http://127.0.0.1 already: no prompt
+    page.get_by_role("button", name="Add").click()
+    expect(status).to_contain_text(f"Added {stack.webui_url}. Reload its Open WebUI tab.")
+    expect(page.get_by_role("listitem")).to_contain_text(["http://127.0.0.1"])
