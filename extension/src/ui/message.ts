@@ -126,21 +126,25 @@ function linkTextMarkers(message: Element, root: Element, citations: readonly Ci
   for (const node of nodes) {
     const spans = linkMarkers(node.data, citations, { anchors: false });
     if (spans.length === 0) continue;
-    const attachment = attach(message, node, []);
+    const added: Node[] = [];
+    const placed: Array<{ buttons: HTMLButtonElement[]; written: string }> = [];
     let cursor = node;
     let consumed = 0;
     for (const span of spans) {
       const marker = cursor.splitText(span.start - consumed);
       const rest = marker.splitText(span.end - span.start);
-      const written = marker.data;
       const buttons = span.kind === 'hide' ? [] : buttonsFor(span.indices, byIndex);
-      const replacement = span.kind === 'hide' ? [el('span', { class: 'owc-hidden' }, written)] : buttons;
+      placed.push({ buttons, written: marker.data });
+      const replacement = span.kind === 'hide' ? [el('span', { class: 'owc-hidden' }, marker.data)] : buttons;
       marker.replaceWith(...replacement);
-      attachment.added.push(...replacement, rest);
-      place(message, attachment, buttons, (view) =>
-        linkMarkers(written, view.citations, { anchors: false }).find((s) => s.kind === 'marker')?.indices ?? []);
+      added.push(...replacement, rest);
       cursor = rest;
       consumed = span.end;
+    }
+    const attachment = attach(message, node, added); // once split: the text it keeps is its own
+    for (const { buttons, written } of placed) {
+      place(message, attachment, buttons, (view) =>
+        linkMarkers(written, view.citations, { anchors: false }).find((s) => s.kind === 'marker')?.indices ?? []);
     }
   }
 }
