@@ -2,6 +2,7 @@
 preview, list and modal, streaming and not, and again after a reload from stored data."""
 
 import re
+from urllib.parse import quote
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -105,6 +106,8 @@ def check_preview_and_modal(page: Page, message_id: str, seen: Seen) -> None:
     link = modal.locator("a.owc-link")
     if seen.link:
         expect(link).to_have_attribute("href", re.compile(r"^http://127\.0\.0\.1:\d+/"))
+        if seen.quote:  # the page opens at the quote: a text fragment
+            expect(link).to_have_attribute("href", re.compile(re.escape("#:~:text=" + quote(seen.quote))))
         expect(link).to_have_attribute("target", "_blank")
         expect(link).to_have_attribute("rel", "noopener noreferrer")
     else:

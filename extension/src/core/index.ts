@@ -8,5 +8,6 @@ export { linkMarkers, mayHoldMarker, type MarkerSpan } from './markers.js';
 export { distinctNames } from './names.js';
 export type { Anchor, Citation, CitationKind, ExtractOptions, ExtractResult, Quote, ScoreKind } from './model.js';
 export { answerTags } from './tags.js';
+export { sourceLink } from './links.js';
 export { hostOf, safeUrl } from './urls.js';
 export { untitledSource } from './i18n.js';

@@ -4,18 +4,12 @@
  * closes it, focus stays inside while it is open and goes back to the opener after.
  */
 
-import type { Citation } from '../core/index.js';
+import { sourceLink, type Citation } from '../core/index.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
 import { citationText, origin, pageText, scoreText } from './present.js';
 
 let close: (() => void) | null = null;
-
-/** A PDF opens at its page, as Open WebUI's own source view does. */
-function linkFor(citation: Citation): string | null {
-  if (!citation.url) return null;
-  return citation.page !== null && /\.pdf$/i.test(citation.url.split(/[?#]/)[0]!) && !citation.url.includes('#') ? `${citation.url}#page=${citation.page}` : citation.url;
-}
 
 function snippet(citation: Citation): HTMLElement | null {
   const text = citation.snippet;
@@ -29,7 +23,7 @@ function snippet(citation: Citation): HTMLElement | null {
 
 function content(citations: readonly Citation[], position: number, go: (position: number) => void): HTMLElement {
   const citation = citations[position]!;
-  const href = linkFor(citation);
+  const href = sourceLink(citation);
   const page = pageText(citation);
   const score = scoreText(citation);
   const source = origin(citation);

@@ -1,0 +1,47 @@
+/**
+ * Where a source's link opens: a PDF at its page (as Open WebUI's own source view does), a web
+ * page at the passage the answer relies on, through a text fragment (`#:~:text=`), where the
+ * source's quote or snippet is known.
+ */
+
+import type { Citation } from './model.js';
+
+// Enough words to find the passage, few enough that a small difference between the producer's
+// copy and the page (a changed word, markup between words) does not lose the match.
+const WHOLE_UP_TO = 10;
+const EDGE_WORDS = 5;
+const RANGE_UP_TO = 60;
+// The evidence read, at most: the work stays small however long a snippet is.
+const READ_AT_MOST = 2_000;
+
+/** A piece of a text directive: percent-encoded, with its own syntax characters (`-`, `,`, `&`) too. */
+const encodePart = (words: readonly string[]): string => encodeURIComponent(words.join(' ')).replace(/-/g, '%2D');
+
+/** The words of the evidence as a page shows them: no markdown marks, no ellipses at the ends. */
+function evidenceWords(text: string): string[] {
+  const plain = text.slice(0, READ_AT_MOST).replace(/\*\*|__|`/g, '').replace(/^[\s.…"“”'‘’«»]+|[\s.…"“”'‘’«»]+$/g, '');
+  return plain.split(/\s+/).filter(Boolean);
+}
+
+/** `#:~:text=…` for a passage: the whole of a short one, its first and last words for a longer one. */
+export function textDirective(evidence: string): string | null {
+  const words = evidenceWords(evidence);
+  if (words.length === 0) return null;
+  if (words.length <= WHOLE_UP_TO) return `:~:text=${encodePart(words)}`;
+  if (words.length > RANGE_UP_TO) return `:~:text=${encodePart(words.slice(0, WHOLE_UP_TO))}`;
+  return `:~:text=${encodePart(words.slice(0, EDGE_WORDS))},${encodePart(words.slice(-EDGE_WORDS))}`;
+}
+
+const isPdf = (url: string): boolean => /\.pdf$/i.test(url.split(/[?#]/)[0]!);
+
+/** The link a source opens at; the URL is one `safeUrl` kept (http(s) or same-origin relative). */
+export function sourceLink(citation: Pick<Citation, 'url' | 'page' | 'quote' | 'snippet'>): string | null {
+  const { url } = citation;
+  if (!url) return null;
+  if (isPdf(url)) return citation.page !== null && !url.includes('#') ? `${url}#page=${citation.page}` : url;
+  // Web pages only (a relative link is one of Open WebUI's files), and never a second directive.
+  if (!/^https?:\/\//i.test(url) || url.includes(':~:')) return url;
+  const directive = textDirective(citation.quote?.text ?? citation.snippet ?? '');
+  if (!directive) return url;
+  return url.includes('#') ? `${url}${directive}` : `${url}#${directive}`;
+}
