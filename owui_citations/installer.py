@@ -12,14 +12,12 @@ import importlib.metadata
 import importlib.util
 import os
 import re
-import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 BUNDLE = Path(__file__).resolve().parent / "bundle" / "owui-citations.js"
-MARK = "owui-citations"  # the bundle's banner; tells our loader.js from anyone else's
-BANNER = re.compile(r"/\* owui-citations (\S+) ")
+BANNER = re.compile(r"/\* owui-citations (\S+) ")  # the bundle's first line; tells our loader.js from anyone else's
 BACKUP_SUFFIX = ".owui-citations-backup"
 CHAINED = "\n/* owui-citations: the loader.js that was here before, run after the extension */\n"
 
@@ -42,19 +40,20 @@ def check_frontend(frontend: Path) -> Path:
     loader = frontend / "static" / "loader.js"
     if not index.is_file() or not loader.is_file():
         raise InstallError(f"{frontend} is not an Open WebUI frontend: it has no index.html and static/loader.js.")
-    if "/static/loader.js" not in index.read_text(encoding="utf-8", errors="replace"):
+    if "/static/loader.js" not in read(index):
         raise InstallError(f"{frontend}/index.html does not load /static/loader.js; this Open WebUI cannot load the extension.")
     return loader
+
+
+def read(path: Path) -> str:
+    """A text file as it is, "" if there is none; bytes that are not UTF-8 do not stop a check."""
+    return path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
 
 
 def bundle_version(text: str) -> str | None:
     """The version in the banner of a bundle (or of an installed loader.js), None if it is not ours."""
     match = BANNER.match(text[:200])
     return match.group(1) if match else None
-
-
-def is_ours(path: Path) -> bool:
-    return path.is_file() and MARK in path.read_text(encoding="utf-8", errors="replace")[:200]
 
 
 def backup_of(loader: Path) -> Path:
@@ -89,35 +88,36 @@ def chained(bundle_text: str, previous: str) -> str:
 
 def install(frontend: Path, bundle: Path = BUNDLE) -> str:
     loader = check_frontend(frontend)
-    bundle_text = bundle.read_text(encoding="utf-8") if bundle.is_file() else ""
-    if bundle_version(bundle_text) is None:
+    bundle_text = read(bundle)
+    version = bundle_version(bundle_text)
+    if version is None:
         raise InstallError(f"The bundle {bundle} is missing or not built by this project: build it with `make dist`.")
     check_writable(loader.parent)
     backup = backup_of(loader)
-    current = loader.read_text(encoding="utf-8", errors="replace")
-    if is_ours(loader):
-        previous = backup.read_text(encoding="utf-8", errors="replace") if backup.is_file() else ""
+    current = read(loader)
+    if bundle_version(current):
+        previous = read(backup)
     else:
         # Open WebUI's own (or someone's customisation): kept. A backup left by an install that an
         # upgrade of Open WebUI undid is older than this loader.js: it is kept too, under its date.
         previous = current
-        if backup.is_file() and backup.read_text(encoding="utf-8", errors="replace") != current:
+        if backup.is_file() and read(backup) != current:
             stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(backup.stat().st_mtime))
             os.replace(backup, backup.with_name(f"{backup.name}-{stamp}"))
         write_whole(backup, current)
     write_whole(loader, chained(bundle_text, previous))
     source_map = bundle.with_name(bundle.name + ".map")
     if source_map.is_file():
-        write_whole(loader.with_name(source_map.name), source_map.read_text(encoding="utf-8"))
+        write_whole(loader.with_name(source_map.name), read(source_map))
     kept = " (the code that was in it runs after the extension)" if previous.strip() else ""
-    return (f"Installed Open WebUI Citations {bundle_version(bundle_text)} as {loader}{kept}; "
+    return (f"Installed Open WebUI Citations {version} as {loader}{kept}; "
             f"the original is kept as {backup.name}. Restart Open WebUI.")
 
 
 def uninstall(frontend: Path) -> str:
     loader = check_frontend(frontend)
     backup = backup_of(loader)
-    if not is_ours(loader):
+    if bundle_version(read(loader)) is None:
         return f"Nothing to uninstall: {loader} is not the extension's."
     if not backup.is_file():
         raise InstallError(f"No backup of the original loader.js next to {loader}; reinstall Open WebUI to restore it.")
@@ -137,19 +137,19 @@ class Status:
 
 def open_webui_version(frontend: Path) -> str:
     """The version of the Open WebUI this frontend belongs to, where this Python can tell."""
-    spec = importlib.util.find_spec("open_webui")
-    if spec is not None and spec.origin is not None and Path(spec.origin).parent / "frontend" == frontend:
-        try:
+    try:
+        if default_frontend() == frontend:
             return importlib.metadata.version("open-webui")
-        except importlib.metadata.PackageNotFoundError:
-            pass
+    except (InstallError, importlib.metadata.PackageNotFoundError):
+        pass
     return "unknown (not the frontend of an open-webui package this Python imports)"
 
 
 def status(frontend: Path, bundle: Path = BUNDLE) -> Status:
     loader = check_frontend(frontend)
-    packaged = bundle_version(bundle.read_text(encoding="utf-8")) if bundle.is_file() else None
-    installed = bundle_version(loader.read_text(encoding="utf-8", errors="replace"))
+    packaged = bundle_version(read(bundle))
+    installed_text = read(loader)
+    installed = bundle_version(installed_text)
     lines = [f"Frontend: {frontend} (Open WebUI {open_webui_version(frontend)})"]
     if installed is None:
         if backup_of(loader).is_file():
@@ -161,6 +161,6 @@ def status(frontend: Path, bundle: Path = BUNDLE) -> Status:
     up_to_date = packaged is None or installed == packaged
     lines.append(f"Extension: installed, version {installed}" + ("" if up_to_date else
                  f"; this package has {packaged}: run `owui-citations install` to update"))
-    if CHAINED in loader.read_text(encoding="utf-8", errors="replace"):
+    if CHAINED in installed_text:
         lines.append("Chained: the loader.js that was there before runs after the extension.")
     return Status(lines, up_to_date)

@@ -18,6 +18,8 @@ interface Attachment {
   added: Node[];
   /** For a text node we split: the text we left in it. Svelte rewriting it undoes our split. */
   text?: string;
+  /** The buttons among `added`, each group with how it finds its sources again (renumber). */
+  placed?: Placed[];
 }
 // Keyed by the message's element: when Open WebUI drops the element, its records go with it.
 const attachments = new WeakMap<Element, Attachment[]>();
@@ -66,36 +68,33 @@ interface View {
  * can change once its buttons are placed (a stored copy read before our sources were stored). */
 interface Placed {
   buttons: HTMLButtonElement[];
-  attachment: Attachment;
   find: (view: View) => number[];
 }
-const placedIn = new WeakMap<Element, Placed[]>();
 
-function place(message: Element, attachment: Attachment, buttons: HTMLButtonElement[], find: Placed['find']): void {
-  if (buttons.length) placedIn.set(message, [...(placedIn.get(message) ?? []), { buttons, attachment, find }]);
+function place(attachment: Attachment, buttons: HTMLButtonElement[], find: Placed['find']): void {
+  if (buttons.length) (attachment.placed ??= []).push({ buttons, find });
 }
 
+/** The citation a producer's reference number n (a footnote, a tag) stands for. */
+const citing = (citations: readonly Citation[], n: number): Citation | undefined => citations.find((c) => c.refs.includes(n));
 const indexOf = (citation: Citation | undefined): number[] => (citation ? [citation.index] : []);
-const citingRef = (n: number) => (view: View) => indexOf(view.citations.find((c) => c.refs.includes(n)));
+const citingRef = (n: number) => (view: View) => indexOf(citing(view.citations, n));
 
 /** Puts each placed button's sources right after the message's citations changed: buttons are
  * renumbered in place; one a marker no longer needs goes, one more goes after the others. */
 function renumber(message: Element, view: View): void {
-  const kept = (placedIn.get(message) ?? []).filter((placed) => placed.buttons[0]?.isConnected);
-  for (const placed of kept) {
-    const cited = citedBy(placed.find(view), view.byIndex);
-    const [first, ...others] = placed.buttons;
-    placed.buttons.slice(cited.length).forEach((button) => button.remove());
-    const same = placed.buttons.slice(0, cited.length).map((button, k) => showCitation(button, cited[k]!));
-    const more = cited.slice(same.length).map((citation) => {
-      const button = first!.cloneNode() as HTMLButtonElement; // with its data-owc-span / data-owc-link
-      return showCitation(button, citation);
-    });
-    if (same.length) same.at(-1)!.after(...more);
-    placed.attachment.added.push(...more);
-    placed.buttons = same.length ? [...same, ...more] : [first!, ...others].filter((b) => b.isConnected);
+  for (const attachment of attachments.get(message) ?? []) {
+    for (const placed of attachment.placed ?? []) {
+      const cited = citedBy(placed.find(view), view.byIndex);
+      placed.buttons.slice(cited.length).forEach((button) => button.remove());
+      const same = placed.buttons.slice(0, cited.length).map((button, k) => showCitation(button, cited[k]!));
+      // A clone keeps the group's data-owc-span / data-owc-link; none is needed when none is kept.
+      const more = cited.slice(same.length).map((citation) => showCitation(same[0]!.cloneNode() as HTMLButtonElement, citation));
+      same.at(-1)?.after(...more);
+      attachment.added.push(...more);
+      placed.buttons = [...same, ...more];
+    }
   }
-  placedIn.set(message, kept.filter((placed) => placed.buttons.length));
 }
 
 /** The citations the message's buttons and list show, as far as they show them. */
@@ -143,7 +142,7 @@ function linkTextMarkers(message: Element, root: Element, citations: readonly Ci
     }
     const attachment = attach(message, node, added); // once split: the text it keeps is its own
     for (const { buttons, written } of placed) {
-      place(message, attachment, buttons, (view) =>
+      place(attachment, buttons, (view) =>
         linkMarkers(written, view.citations, { anchors: false }).find((s) => s.kind === 'marker')?.indices ?? []);
     }
   }
@@ -199,12 +198,12 @@ function linkTags(message: Element, root: Element, citations: readonly Citation[
     for (const tag of answerTags(text).reverse()) { // from the end: earlier offsets stay valid
       const at = hideRange(message, nodes, tag.start, tag.end);
       const number = tag.name === 'citation' ? tag.data?.number : undefined;
-      const citation = typeof number === 'number' ? citations.find((c) => c.refs.includes(number)) : undefined;
-      if (at && citation && typeof number === 'number') {
-        const button = citeButton(citation);
-        at.after(button);
-        place(message, attach(message, at, [button]), [button], citingRef(number));
-      }
+      if (!at || typeof number !== 'number') continue;
+      const citation = citing(citations, number);
+      if (!citation) continue;
+      const button = citeButton(citation);
+      at.after(button);
+      place(attach(message, at, [button]), [button], citingRef(number));
     }
   }
 }
@@ -236,7 +235,7 @@ function linkPlainSpans(message: Element, root: Element, content: string, conten
     const buttons = buttonsFor(span.indices, byIndex);
     buttons.forEach((button) => button.setAttribute('data-owc-span', String(span.start)));
     rest.before(...buttons);
-    place(message, attach(message, holder.node, [...buttons, rest]), buttons, (view) =>
+    place(attach(message, holder.node, [...buttons, rest]), buttons, (view) =>
       view.contentSpans.find((s) => s.kind === 'link' && s.start === span.start)?.indices ?? []);
     nodes = null; // the split changed the nodes
   }
@@ -254,7 +253,7 @@ function linkAnchors(message: Element, root: Element, byUrl: Map<string, Citatio
     const isMarker = /^\[?\d+\]?$/.test(anchor.textContent?.trim() ?? '') || anchor.querySelector('button') !== null;
     if (isMarker) anchor.classList.add('owc-hidden');
     anchor.after(button);
-    place(message, attach(message, anchor, [button]), [button], (view) => indexOf(view.byUrl.get(url)));
+    place(attach(message, anchor, [button]), [button], (view) => indexOf(view.byUrl.get(url)));
   }
 }
 
@@ -350,12 +349,12 @@ function linkFootnotes(message: Element, root: Element, contentSpans: readonly M
   for (const sup of root.querySelectorAll<HTMLElement>('sup.footnote-ref:not(.owc-hidden)')) {
     if (sup.closest('.owc-hidden') || sup.nextElementSibling?.matches('.owc-cite') || isDefinitionMark(sup)) continue;
     const n = Number(sup.textContent?.trim());
-    const citation = citations.find((c) => c.refs.includes(n));
+    const citation = citing(citations, n);
     if (!citation) continue;
     const button = citeButton(citation);
     sup.classList.add('owc-hidden');
     sup.after(button);
-    place(message, attach(message, sup, [button]), [button], citingRef(n));
+    place(attach(message, sup, [button]), [button], citingRef(n));
   }
 }
 
