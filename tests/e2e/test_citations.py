@@ -21,16 +21,17 @@ pytestmark = pytest.mark.e2e
 @dataclass(frozen=True)
 class Seen:
     buttons: list[int]  # the numbered buttons in the answer, in reading order
-    sources: int  # entries of the source list
+    sources: int  # entries of the source list: the sources the text cites (all, when it cites none)
     title: str  # source 1
     link: bool = True
     page: str | None = None
     score: str | None = None
     quote: str | None = None  # the start of the highlighted verbatim quote of source 1
     not_verbatim: int | None = None  # a source whose quote is flagged
+    retrieved: int = 0  # sources returned but not cited: the collapsed group after the list
 
 
-GROK = Seen(buttons=[1, 2, 3], sources=4, title="[Exclusif] Cloudflare rachète VoidZero")
+GROK = Seen(buttons=[1, 2, 3], sources=3, retrieved=1, title="[Exclusif] Cloudflare rachète VoidZero")
 URL_CITATION = Seen(buttons=[1, 2], sources=2, title="Spain win EURO 2024 — match report")
 # [^2] and [^3] cite one page; the quote is Jina's exactQuote, or the definition's (streamed).
 JINA = Seen(buttons=[1, 2, 2, 3], sources=3, title="How many stars are in the Milky Way?", quote="Astronomers estimate")
@@ -38,7 +39,7 @@ JINA = Seen(buttons=[1, 2, 2, 3], sources=3, title="How many stars are in the Mi
 BRAVE = Seen(buttons=[1, 2, 3, 2], sources=3, title="who-physical-activity.html")
 EXPECTED = {
     "openrag": Seen(buttons=[], sources=4, title="rapport_2024.pdf", page="p. 3", score="Reranker score 4.81"),
-    "azure-on-your-data": Seen(buttons=[1, 2, 1, 3], sources=4, title="Dog care guide", score="Reranker score 2.87"),
+    "azure-on-your-data": Seen(buttons=[1, 2, 1, 3], sources=3, retrieved=1, title="Dog care guide", score="Reranker score 2.87"),
     "openai-url-citation": URL_CITATION,
     "openai-url-citation-flat": URL_CITATION,
     # Offsets over plain sentences: each button at the end of the text it covers.
@@ -46,17 +47,17 @@ EXPECTED = {
     "openai-responses": Seen(buttons=[1], sources=2, title="Physical activity — WHO fact sheet"),
     "grok2api": GROK,
     "grok2api-sources-block": GROK,
-    "grok2api-go": Seen(buttons=[1, 2, 1], sources=3, title="合同付款条款指南"),
+    "grok2api-go": Seen(buttons=[1, 2, 1], sources=2, retrieved=1, title="合同付款条款指南"),
     "perplexity": Seen(buttons=[1, 2, 3, 2], sources=3, title="Combien d’étoiles compte la Voie lactée ?"),
     "answer-spans": Seen(buttons=[1, 2, 3], sources=3, title="Politique de conservation — § 4.2", link=False,
                          page="pp. 12–13", quote="Les relevés de transactions", not_verbatim=3),
     # Uploaded documents: no link is sent. The button shows the chunk it cites (p. 3, not its whole file).
-    "ragflow": Seen(buttons=[1, 1, 2, 3], sources=4, title="rapport_2024.pdf", link=False, page="p. 3",
+    "ragflow": Seen(buttons=[1, 1, 2, 3], sources=3, retrieved=1, title="rapport_2024.pdf", link=False, page="p. 3",
                     score="Relevance 80 %"),
-    "ragflow-agent": Seen(buttons=[1, 1, 2, 3], sources=4, title="rapport_2024.pdf", link=False, page="p. 3",
+    "ragflow-agent": Seen(buttons=[1, 1, 2, 3], sources=3, retrieved=1, title="rapport_2024.pdf", link=False, page="p. 3",
                           score="Relevance 80 %"),
     "nvidia-rag": Seen(buttons=[], sources=4, title="rapport_2024.pdf", link=False, page="p. 3", score="Relevance 78 %"),
-    "groq-compound": Seen(buttons=[1, 2, 3], sources=4, title="Spain win EURO 2024 — match report",
+    "groq-compound": Seen(buttons=[1, 2, 3], sources=3, retrieved=1, title="Spain win EURO 2024 — match report",
                           score="Relevance 97 %"),
     "brave": BRAVE,
     "brave-split-tags": BRAVE,
@@ -67,7 +68,7 @@ EXPECTED = {
     "claude-citations": Seen(buttons=[1, 2, 3, 4, 1], sources=4, title="rapport_2024.pdf", link=False, page="p. 3",
                              quote="Chiffres clés"),
     # Source 4 was searched, not cited. A sentence cited by two sources has their buttons in order.
-    "claude-web-search": Seen(buttons=[1, 1, 2, 3], sources=4, title="Spain win EURO 2024 — match report",
+    "claude-web-search": Seen(buttons=[1, 1, 2, 3], sources=3, retrieved=1, title="Spain win EURO 2024 — match report",
                               quote="Spain beat England"),
     # Gemini's titles are domains; its second sentence is grounded on two pages.
     "gemini-grounding": Seen(buttons=[1, 1, 2, 3], sources=3, title="science.nasa.gov"),
@@ -89,6 +90,15 @@ def check_answer(page: Page, message_id: str, seen: Seen) -> None:
     sources = page.locator(f'#message-{message_id} .owc-sources[data-owc-message-id="{message_id}"] button.owc-source')
     expect(sources).to_have_count(seen.sources, timeout=15_000)
     assert wait_for_citation_numbers(page, message_id, seen.buttons) == seen.buttons
+    # The sources the text does not cite follow, collapsed, numbered as they were returned.
+    retrieved = page.locator(f'#message-{message_id} .owc-sources + .owc-retrieved[data-owc-message-id="{message_id}"]')
+    expect(retrieved.locator("button.owc-source")).to_have_count(seen.retrieved)
+    if seen.retrieved:
+        expect(retrieved).not_to_have_attribute("open", "")
+        expect(retrieved.locator("summary")).to_have_text(f"{seen.retrieved} more retrieved, not cited")
+        cited = {int(n) for n in sources.evaluate_all("buttons => buttons.map(b => b.dataset.owcIndex)")}
+        assert cited.isdisjoint(int(n) for n in retrieved.locator("button.owc-source").evaluate_all(
+            "buttons => buttons.map(b => b.dataset.owcIndex)"))
     # Open WebUI's own source strip is not shown next to ours.
     expect(native_source_strip(page, message_id)).to_have_count(0)
 
@@ -118,6 +128,15 @@ def check_preview_and_modal(page: Page, message_id: str, seen: Seen) -> None:
     page.keyboard.press("Escape")
     expect(modal).to_have_count(0)
     expect(opener).to_be_focused()
+    if seen.retrieved:  # a source retrieved, not cited, opens the same modal
+        retrieved = page.locator(f'#message-{message_id} .owc-retrieved')
+        retrieved.locator("summary").click()
+        first = retrieved.locator("button.owc-source").first
+        first.click()
+        expect(modal).to_have_attribute("data-owc-index", first.get_attribute("data-owc-index") or "")
+        page.keyboard.press("Escape")
+        expect(first).to_be_focused()
+        retrieved.locator("summary").click()  # collapsed again, as after a reload
     if seen.not_verbatim:
         page.locator(f'#message-{message_id} button.owc-source[data-owc-index="{seen.not_verbatim}"]').click()
         expect(modal.locator(".owc-not-verbatim")).to_be_visible()

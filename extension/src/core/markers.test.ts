@@ -2,15 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { linkMarkers, type MarkerSpan } from './markers.js';
-import type { Citation } from './model.js';
+import { citation } from '../test-support/citation.js';
 
-function citation(index: number, extra: Partial<Citation> = {}): Citation {
-  return {
-    index, id: `s${index}`, title: `Source ${index}`, url: null, snippet: null, score: null, scoreKind: null,
-    page: null, pageEnd: null, pages: [], quote: null, kind: 'web', format: 'test', refs: [index], anchors: [],
-    date: null, ...extra,
-  };
-}
 const THREE = [citation(1), citation(2), citation(3)];
 const covered = (text: string, spans: MarkerSpan[]) => spans.map((s) => [text.slice(s.start, s.end), s.indices, s.kind]);
 

@@ -10,6 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { answerOf, startMockServer, type MockServer } from '../test-support/mock-server.js';
 import { createAccumulator } from './accumulate.js';
 import { extractCitations } from './extract.js';
+import { splitCited } from './cited.js';
 import { linkMarkers } from './markers.js';
 import { answerTags } from './tags.js';
 import type { Citation } from './model.js';
@@ -20,6 +21,8 @@ interface Expected {
   /** For each span in the answer: its kind and the citation numbers, and the text it covers starts with. */
   spans: Array<[kind: string, indices: number[], startsWith: string]>;
   check?(citations: Citation[], base: string, text: string): void;
+  /** The sources returned but not cited by the text (listed apart); none when all are cited. */
+  retrieved?: number[];
   /** The producer sends its sources only when streaming (Brave): its body has none. */
   streamOnly?: boolean;
 }
@@ -65,6 +68,7 @@ const EXPECTED: Record<string, Expected> = {
     },
   },
   'azure-on-your-data': {
+    retrieved: [4],
     format: 'azure-on-your-data',
     titles: ['Dog care guide', 'Puppy vaccination schedule', 'Grooming [basics] (short & long coats)', 'nutrition.txt'],
     spans: [['marker', [1], '[doc1]'], ['marker', [2], '[doc2]'], ['marker', [1], '[doc1]'], ['marker', [3], '[doc3]']],
@@ -99,6 +103,7 @@ const EXPECTED: Record<string, Expected> = {
     },
   },
   grok2api: {
+    retrieved: [4],
     format: 'grok2api',
     titles: ['[Exclusif] Cloudflare rachète VoidZero', 'VoidZero annonce Vite+ 🚀', '𝕏/@youyuxi: Excited to share that VoidZero is joining Cloudf...', '127.0.0.1/static/web/rolldown-1-0.html'],
     spans: [['marker', [1], '[[1]]('], ['marker', [2], '[[2]]('], ['marker', [3], '[[3]](']],
@@ -107,11 +112,13 @@ const EXPECTED: Record<string, Expected> = {
     },
   },
   'grok2api-sources-block': {
+    retrieved: [4],
     format: 'grok2api',
     titles: ['[Exclusif] Cloudflare rachète VoidZero', 'VoidZero annonce Vite+ 🚀', '𝕏/@youyuxi: Excited to share that VoidZero is joining Cloudf...', '127.0.0.1/static/web/rolldown-1-0.html'],
     spans: [['marker', [1], '[[1]]('], ['marker', [2], '[[2]]('], ['marker', [3], '[[3]]('], ['hide', [], '\n\n## Sources\n[grok2api-sources]: #']],
   },
   'grok2api-go': {
+    retrieved: [3],
     format: 'grok2api-go',
     titles: ['合同付款条款指南', '127.0.0.1/static/web/late-payment-interest.html', '127.0.0.1/static/web/commercial-code-overview.html'],
     spans: [['marker', [1], '[[1]]('], ['marker', [2], '[[2]]('], ['marker', [1], '[[1]](']],
@@ -142,6 +149,7 @@ const EXPECTED: Record<string, Expected> = {
     },
   },
   ragflow: {
+    retrieved: [4],
     format: 'ragflow',
     titles: ['rapport_2024.pdf', 'rapport_2024.pdf', 'politique-securite.md', 'rapport_2024.pdf'],
     // The stream keeps the model's "[ID: 1]", which RAGFlow repairs to "[ID:1]" only in its body.
@@ -154,6 +162,7 @@ const EXPECTED: Record<string, Expected> = {
     },
   },
   'ragflow-agent': {
+    retrieved: [4],
     format: 'ragflow',
     // Ranked by score: the agent's chunk keys are hashes, with no order of their own.
     titles: ['rapport_2024.pdf', 'rapport_2024.pdf', 'politique-securite.md', 'rapport_2024.pdf'],
@@ -180,6 +189,7 @@ const EXPECTED: Record<string, Expected> = {
     },
   },
   'groq-compound': {
+    retrieved: [4],
     format: 'groq-compound',
     titles: ['Spain win EURO 2024 — match report', 'Spain 2-1 England: Oyarzabal wins it late in Berlin',
       '¡Campeones! La Roja suma su cuarta Eurocopa', 'EURO 2024 awards: Rodri player of the tournament'],
@@ -212,6 +222,7 @@ for (const [model, expected] of Object.entries(EXPECTED)) {
       const spans = linkMarkers(text, citations);
       assert.deepEqual(spans.map((s) => [s.kind, s.indices]), expected.spans.map(([kind, indices]) => [kind, indices]));
       spans.forEach((span, i) => assert.ok(text.slice(span.start, span.end).startsWith(expected.spans[i]![2]), text.slice(span.start, span.end)));
+      assert.deepEqual(splitCited(text, citations).retrieved.map((c) => c.index), expected.retrieved ?? []);
       expected.check?.(citations, mock.url, text);
     };
 

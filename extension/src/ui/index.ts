@@ -1,16 +1,21 @@
 /** The citation UI: applied to each answer on render, opened from buttons by delegation. */
 
 import type { Hub } from '../capture/hub.js';
+import { splitCited } from '../core/index.js';
 import { guard, onDisable } from '../guard.js';
 import { hidePreview, showPreview } from './preview.js';
+import { copyAllSources, keepSourcesOnCopy } from './copy.js';
 import { toggleList } from './list.js';
 import { applyToMessage } from './message.js';
 import { openModal } from './modal.js';
 import { messageId, observeMessages } from './observe.js';
 import { restoreOpenWebuiView } from './restore.js';
+import { readPanel, togglePanel } from './settings-panel.js';
+import { onSettingsChangedElsewhere, saveSettings } from './settings.js';
 import { injectStyles } from './styles.js';
 
 const TRIGGERS = '.owc-cite, .owc-source';
+const ANSWERS = '[id^="message-"]';
 
 export function startUi(hub: Hub): void {
   // Turned off after an error: its observers, listeners and subscription stop, Open WebUI's view comes back.
@@ -36,29 +41,45 @@ export function startUi(hub: Hub): void {
     const state = id ? hub.get(id) : undefined;
     if (!id || !state) return;
     const { citations } = hub.citations(id);
-    applyToMessage(message, id, citations, state.content || state.accumulator.text(), state.done);
+    applyToMessage(message, id, citations, textOf(id), state.done);
   });
+  const textOf = (id: string): string => {
+    const state = hub.get(id);
+    return state ? state.content || state.accumulator.text() : '';
+  };
   const schedule = observeMessages(apply, signal, (message) => {
     const state = hub.get(messageId(message) ?? '');
     if (!state?.live) return 'idle'; // a chat being opened
     return state.done ? 'now' : 'streaming';
   });
+  /** Settings apply at once to every answer on the page. */
+  const applyAll = () => document.querySelectorAll<HTMLElement>(ANSWERS).forEach((message) => apply(message));
 
   const unsubscribe = hub.subscribe(guard('ui', (state) => {
     const message = document.getElementById(`message-${state.messageId}`);
     if (message) schedule(message);
   }));
   signal.addEventListener('abort', unsubscribe, { once: true });
+  keepSourcesOnCopy((id) => splitCited(textOf(id), hub.citations(id).citations).cited, signal);
+  onSettingsChangedElsewhere(guard('ui', applyAll), signal);
 
   document.addEventListener('click', guard('ui', (event: MouseEvent) => {
-    const list = (event.target as Element | null)?.closest?.('.owc-more')?.closest<HTMLElement>('.owc-sources');
-    const listed = list?.closest<HTMLElement>('[id^="message-"]');
-    if (list && listed) {
+    const target = event.target as Element | null;
+    const list = target?.closest?.<HTMLElement>('.owc-sources');
+    const listed = list?.closest<HTMLElement>(ANSWERS);
+    if (list && listed && target?.closest('.owc-more')) {
       toggleList(list.dataset.owcMessageId ?? '');
-      list.remove();
-      return apply(listed);
+      apply(listed);
+      return list.querySelector<HTMLElement>('.owc-more')?.focus();
     }
-    const trigger = (event.target as Element | null)?.closest?.(TRIGGERS);
+    if (list && target?.closest('.owc-copy-all')) {
+      const id = list.dataset.owcMessageId ?? '';
+      const { cited, retrieved } = splitCited(textOf(id), hub.citations(id).citations);
+      return copyAllSources(target.closest<HTMLElement>('.owc-copy-all')!, [...cited, ...retrieved]);
+    }
+    const toggle = target?.closest?.<HTMLElement>('.owc-settings-toggle');
+    if (toggle) return togglePanel(toggle);
+    const trigger = target?.closest?.(TRIGGERS);
     const found = trigger && citationsAt(trigger);
     if (!found) return;
     event.preventDefault();
@@ -66,6 +87,21 @@ export function startUi(hub: Hub): void {
     hidePreview();
     openModal(found.citations, found.citation.index, trigger as HTMLElement);
   }), { capture: true, signal });
+
+  document.addEventListener('change', guard('ui', (event: Event) => {
+    const panel = (event.target as Element | null)?.closest?.('.owc-settings');
+    if (!panel) return;
+    saveSettings(readPanel(panel));
+    applyAll();
+  }), { signal });
+  document.addEventListener('keydown', guard('ui', (event: KeyboardEvent) => {
+    const panel = (event.target as Element | null)?.closest?.('.owc-settings');
+    const toggle = panel && document.querySelector<HTMLElement>(`[aria-controls="${CSS.escape(panel.id)}"]`);
+    if (event.key !== 'Escape' || !toggle) return;
+    event.stopPropagation();
+    togglePanel(toggle, false);
+    toggle.focus();
+  }), { signal });
 
   const preview = guard('ui', (event: Event) => {
     const trigger = (event.target as Element | null)?.closest?.('.owc-cite');

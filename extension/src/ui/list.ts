@@ -1,12 +1,17 @@
-/** The de-duplicated source list under an answer: the first five, and "show all N". */
+/**
+ * The source list under an answer: the sources its text cites, the first few and "show all N",
+ * with "copy all sources" and the settings; after it, the sources retrieved but not cited, in a
+ * collapsed group of their own. Redrawn in place (its body only), so that a control keeps focus.
+ */
 
 import type { Citation } from '../core/index.js';
 import { keepLast } from '../bounded.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
 import { origin, pageText } from './present.js';
+import { settingsPanel } from './settings-panel.js';
+import { settings } from './settings.js';
 
-const SHOWN = 5;
 const expanded = new Set<string>();
 
 /** "Show all" or "show fewer" for a message's list (its button is handled by delegation, ui/index.ts:
@@ -16,19 +21,48 @@ export function toggleList(messageId: string): void {
   else keepLast(expanded.add(messageId), 100);
 }
 
-export function sourceList(messageId: string, citations: readonly Citation[]): HTMLElement {
-  const open = expanded.has(messageId) || citations.length <= SHOWN;
-  const items = (open ? citations : citations.slice(0, SHOWN)).map((citation) =>
-    el('li', {},
-      el('button', { type: 'button', class: 'owc-source', 'data-owc-index': citation.index, 'aria-label': t('source', { n: citation.index, title: citation.title }) },
-        el('span', { class: 'owc-source-number' }, String(citation.index)),
-        el('span', { class: 'owc-source-title' }, citation.title),
-        el('span', { class: 'owc-source-meta' }, [origin(citation), pageText(citation)].filter(Boolean).join(' · ')))));
-  const more = citations.length > SHOWN
-    ? el('button', { type: 'button', class: 'owc-more', 'aria-expanded': String(open) }, open ? t('showFewer') : t('showAll', { n: citations.length }))
+const sourceButton = (citation: Citation): HTMLElement =>
+  el('li', {},
+    // Named by what it shows (number, title, origin, page), as a spoken command finds it.
+    el('button', { type: 'button', class: 'owc-source', 'data-owc-index': citation.index },
+      el('span', { class: 'owc-source-number' }, String(citation.index)),
+      el('span', { class: 'owc-source-title' }, citation.title),
+      el('span', { class: 'owc-source-meta' }, [origin(citation), pageText(citation)].filter(Boolean).join(' · '))));
+
+/** What decides how a message's list looks: drawn again when it differs. */
+export const listKey = (messageId: string, cited: readonly Citation[], retrieved: readonly Citation[], settingsKey: string): string =>
+  `${cited.length}/${retrieved.length}/${expanded.has(messageId)}/${settingsKey}`;
+
+function listBody(messageId: string, cited: readonly Citation[]): HTMLElement {
+  const limit = settings().shown || Infinity;
+  const open = expanded.has(messageId) || cited.length <= limit;
+  const more = cited.length > limit
+    ? el('button', { type: 'button', class: 'owc-more', 'aria-expanded': String(open) }, open ? t('showFewer') : t('showAll', { n: cited.length }))
     : null;
-  return el('section', { class: 'owc-sources', 'data-owc-message-id': messageId, 'data-owc-count': citations.length, 'aria-label': t('sources') },
-    el('div', { class: 'owc-sources-title' }, t('sources')),
-    el('ol', {}, ...items),
-    more);
+  return el('div', { class: 'owc-sources-body' }, el('ol', {}, ...(open ? cited : cited.slice(0, limit)).map(sourceButton)), more);
+}
+
+/** Draws the list of `cited`, or redraws the body of the one given. */
+export function sourceList(messageId: string, cited: readonly Citation[], key: string, existing?: HTMLElement | null): HTMLElement {
+  const body = listBody(messageId, cited);
+  if (existing) {
+    existing.querySelector('.owc-sources-body')?.replaceWith(body);
+    existing.dataset.owcKey = key;
+    return existing;
+  }
+  const panelId = `owc-settings-${messageId}`;
+  return el('section', { class: 'owc-sources', 'data-owc-message-id': messageId, 'data-owc-key': key, 'aria-label': t('sources') },
+    el('div', { class: 'owc-sources-head' },
+      el('div', { class: 'owc-sources-title' }, t('sources')),
+      el('button', { type: 'button', class: 'owc-copy-all' }, t('copyAll')),
+      el('button', { type: 'button', class: 'owc-settings-toggle', 'aria-expanded': 'false', 'aria-controls': panelId, 'aria-label': t('settings'), title: t('settings') }, '⚙')),
+    settingsPanel(panelId),
+    body);
+}
+
+/** The sources retrieved but not cited, collapsed under "N more retrieved, not cited". */
+export function retrievedList(messageId: string, retrieved: readonly Citation[], open: boolean): HTMLElement {
+  return el('details', { class: 'owc-retrieved', 'data-owc-message-id': messageId, open },
+    el('summary', {}, t('retrieved', { n: retrieved.length })),
+    el('ol', {}, ...retrieved.map(sourceButton)));
 }

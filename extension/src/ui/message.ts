@@ -5,12 +5,13 @@
  * Svelte replaces the nodes it was attached to.
  */
 
-import { answerTags, linkMarkers, mayHoldMarker, safeUrl, type Citation, type MarkerSpan } from '../core/index.js';
+import { answerTags, linkMarkers, mayHoldMarker, safeUrl, splitCited, type Citation, type MarkerSpan } from '../core/index.js';
 import { answerContainer, proseBlocks } from './answer.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
-import { sourceList } from './list.js';
+import { listKey, retrievedList, sourceList } from './list.js';
 import { nativeButtonTarget, nativeInlineButtons, nativeStrip } from './native.js';
+import { settings, settingsKey } from './settings.js';
 
 /** Nodes we added next to a node of Open WebUI's, removed when that node goes away. */
 interface Attachment {
@@ -111,7 +112,9 @@ function changed(message: Element, citations: readonly Citation[]): boolean {
   return before !== undefined && before.key !== key;
 }
 
-const SKIPPED = 'pre, code, .owc-hidden, .owc-sources, button, a, [contenteditable]';
+/** Our own lists under the answer: never read as the answer's text. */
+const LISTS = '.owc-sources, .owc-retrieved';
+const SKIPPED = `pre, code, .owc-hidden, ${LISTS}, button, a, [contenteditable]`;
 
 /** Text markers ([1], [doc1], 【1】…) and OpenRAG tags in the text nodes of the answer. */
 function linkTextMarkers(message: Element, root: Element, citations: readonly Citation[], byIndex: Map<number, Citation>): void {
@@ -151,7 +154,7 @@ function linkTextMarkers(message: Element, root: Element, citations: readonly Ci
 /** The text nodes of an answer block in reading order, with where each starts in their joined text. */
 function textNodes(root: Element): Array<{ node: Text; start: number }> {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, (node) =>
-    node instanceof Element ? (node.matches('pre, code, .owc-hidden, .owc-sources, button') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_SKIP) : NodeFilter.FILTER_ACCEPT);
+    node instanceof Element ? (node.matches(`pre, code, .owc-hidden, ${LISTS}, button`) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_SKIP) : NodeFilter.FILTER_ACCEPT);
   const nodes: Array<{ node: Text; start: number }> = [];
   let length = 0;
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -244,7 +247,7 @@ function linkPlainSpans(message: Element, root: Element, content: string, conten
 /** Links to a cited URL: a marker link ([[1]](url), [1](url)) becomes the button; any other gets one after it. */
 function linkAnchors(message: Element, root: Element, byUrl: Map<string, Citation>): void {
   for (const anchor of root.querySelectorAll<HTMLAnchorElement>('a[href]:not(.owc-hidden)')) {
-    if (anchor.closest('.owc-hidden, .owc-sources') || anchor.nextElementSibling?.matches('.owc-cite[data-owc-link]')) continue;
+    if (anchor.closest(`.owc-hidden, ${LISTS}`) || anchor.nextElementSibling?.matches('.owc-cite[data-owc-link]')) continue;
     const url = safeUrl(anchor.getAttribute('href')) ?? '';
     const citation = byUrl.get(url);
     if (!citation) continue;
@@ -382,10 +385,18 @@ export function applyToMessage(message: HTMLElement, messageId: string, citation
     }
   }
 
-  nativeStrip(container)?.classList.add('owc-hidden');
-  const existing = container.querySelector<HTMLElement>(`.owc-sources[data-owc-message-id="${CSS.escape(messageId)}"]`);
-  if (existing && !renewed && existing.dataset.owcCount === String(citations.length)) return;
-  const list = sourceList(messageId, citations);
-  if (existing) existing.replaceWith(list);
-  else container.append(list);
+  nativeStrip(container)?.classList.toggle('owc-hidden', !settings().keepOpenWebuiStrip);
+  // Cited and retrieved are told apart once the text is whole: while it streams, every source shows.
+  const { cited, retrieved } = done ? splitCited(content, citations, contentSpans) : { cited: citations, retrieved: [] };
+  const shownRetrieved = settings().showRetrieved ? retrieved : [];
+  const key = listKey(messageId, cited, shownRetrieved, settingsKey());
+  const selector = (name: string) => `.${name}[data-owc-message-id="${CSS.escape(messageId)}"]`;
+  const existing = container.querySelector<HTMLElement>(selector('owc-sources'));
+  if (existing && !renewed && existing.dataset.owcKey === key) return;
+  const list = sourceList(messageId, cited, key, existing);
+  if (!existing) container.append(list);
+  const before = container.querySelector<HTMLDetailsElement>(selector('owc-retrieved'));
+  const group = shownRetrieved.length ? retrievedList(messageId, shownRetrieved, before?.open ?? false) : null;
+  if (before) before.remove();
+  if (group) list.after(group);
 }

@@ -5,15 +5,22 @@ const CSS = `
 .owc-cite:hover,.owc-cite:focus-visible{background:#c9d8fb;outline:2px solid #4c7bf0;outline-offset:1px}
 .dark .owc-cite{background:#23324f;color:#c7d6ff}.dark .owc-cite:hover,.dark .owc-cite:focus-visible{background:#31466f}
 .owc-hidden{display:none!important}
-.owc-sources{margin:.5rem 0 .25rem;font-size:.8125rem;color:#374151}.dark .owc-sources{color:#d1d5db}
-.owc-sources-title{font-weight:600;margin:0 0 .25rem;font-size:.75rem;text-transform:uppercase;letter-spacing:.04em;color:#6b7280}
-.owc-sources ol{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:.15rem}
+.owc-sources,.owc-retrieved{margin:.5rem 0 .25rem;font-size:.8125rem;color:#374151}.dark .owc-sources,.dark .owc-retrieved{color:#d1d5db}
+.owc-sources-head{display:flex;align-items:center;gap:.25rem;margin:0 0 .25rem}
+.owc-sources-title{margin-right:auto;font-weight:600;font-size:.75rem;text-transform:uppercase;letter-spacing:.04em;color:#4b5563}.dark .owc-sources-title{color:#9ca3af}
+.owc-sources ol,.owc-retrieved ol{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:.15rem}
 .owc-source{display:flex;gap:.5rem;align-items:baseline;width:100%;max-width:100%;padding:.2rem .35rem;border:0;border-radius:.5rem;background:transparent;color:inherit;text-align:left;cursor:pointer;font:inherit}
 .owc-source:hover,.owc-source:focus-visible{background:#f3f4f6;outline:none}.dark .owc-source:hover,.dark .owc-source:focus-visible{background:#1f2937}
 .owc-source-number{flex:none;min-width:1.4em;font-weight:600;color:#1d3f8f}.dark .owc-source-number{color:#9db7ff}
 .owc-source-title{flex:1 1 auto;min-width:0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
-.owc-source-meta{flex:none;color:#6b7280;font-size:.75rem;max-width:40%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
-.owc-more{margin-top:.2rem;padding:.15rem .35rem;border:0;background:none;color:#2954c4;cursor:pointer;font:inherit;font-size:.75rem}.dark .owc-more{color:#9db7ff}
+.owc-source-meta{flex:none;color:#4b5563;font-size:.75rem;max-width:40%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}.dark .owc-source-meta{color:#9ca3af}
+.owc-more,.owc-copy-all,.owc-settings-toggle,.owc-retrieved summary{padding:.15rem .35rem;border:0;border-radius:.4rem;background:none;color:#2954c4;cursor:pointer;font:inherit;font-size:.75rem}
+.dark .owc-more,.dark .owc-copy-all,.dark .owc-settings-toggle,.dark .owc-retrieved summary{color:#9db7ff}
+.owc-more,.owc-copy-all,.owc-settings-toggle,.owc-retrieved summary{min-height:24px;min-width:24px}.owc-more{margin-top:.2rem}.owc-settings-toggle{font-size:.9rem;line-height:1}
+.owc-more:focus-visible,.owc-copy-all:focus-visible,.owc-settings-toggle:focus-visible,.owc-retrieved summary:focus-visible,.owc-source:focus-visible,.owc-settings :focus-visible{outline:2px solid #4c7bf0;outline-offset:1px}
+.owc-settings:not([hidden]){display:flex;flex-direction:column;gap:.3rem;margin:0 0 .4rem;padding:.5rem .6rem;border-radius:.5rem;background:#f3f4f6;font-size:.75rem}.dark .owc-settings{background:#1f2937}
+.owc-settings select{font:inherit;color:inherit;background:transparent;border:1px solid #6b7280;border-radius:.3rem;padding:0 .2rem}.dark .owc-settings option{background:#1f2937}
+.owc-retrieved summary{width:fit-content;list-style-position:inside}
 .owc-preview{position:fixed;z-index:9999;max-width:min(22rem,calc(100vw - 1rem));padding:.6rem .75rem;border-radius:.6rem;background:#fff;color:#111827;box-shadow:0 6px 24px rgba(0,0,0,.18);font:400 .8125rem/1.4 ui-sans-serif,system-ui,sans-serif;pointer-events:none}
 .dark .owc-preview{background:#1f2937;color:#f3f4f6;box-shadow:0 6px 24px rgba(0,0,0,.5)}
 .owc-preview-title{font-weight:600;margin-bottom:.15rem;overflow-wrap:anywhere}
@@ -31,7 +38,7 @@ const CSS = `
 .owc-snippet{white-space:pre-wrap;overflow-wrap:anywhere;margin:0;padding:.6rem .7rem;border-radius:.6rem;background:#f9fafb;max-height:50vh;overflow:auto}.dark .owc-snippet{background:#0b1220}
 mark.owc-quote{background:#fde68a;color:inherit;border-radius:.2rem;padding:0 .1rem}.dark mark.owc-quote{background:#854d0e}
 .owc-not-verbatim{margin:.5rem 0 0;padding:.4rem .6rem;border-radius:.5rem;background:#fef3c7;color:#78350f}.dark .owc-not-verbatim{background:#422006;color:#fde68a}
-.owc-modal-foot{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin-top:.8rem}.owc-position{margin-right:auto;color:#6b7280;font-size:.8125rem}
+.owc-modal-foot{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin-top:.8rem}.owc-position{margin-right:auto;color:#4b5563;font-size:.8125rem}.dark .owc-position{color:#9ca3af}
 @media (max-width:480px){.owc-source-meta{display:none}.owc-modal{padding:.8rem}}
 `;
 

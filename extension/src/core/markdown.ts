@@ -1,0 +1,28 @@
+/** An answer's sources as markdown, for the clipboard: "- [n] [title](link), page" under a
+ * heading, in the same markdown as the answer, so that its [n] markers keep their meaning. */
+
+import type { Citation } from './model.js';
+
+export interface SourcesMarkdownOptions {
+  heading: string;
+  /** The page as the reader's language writes it ("p. 3"), or null. */
+  page: (citation: Citation) => string | null;
+  /** Where the source opens (absolute), or null. */
+  link: (citation: Citation) => string | null;
+}
+
+/** Characters that would make a title markdown of its own (a link, emphasis, HTML). */
+const escapeText = (text: string): string => text.replace(/[\\`*_[\]<>#|]/g, '\\$&').replace(/\s+/g, ' ').trim();
+/** Parentheses and spaces would end a link's destination early. */
+const escapeLink = (url: string): string => url.replace(/[()\s<>]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+
+export function sourcesMarkdown(citations: readonly Citation[], options: SourcesMarkdownOptions): string {
+  if (!Array.isArray(citations) || citations.length === 0) return '';
+  const lines = citations.map((citation) => {
+    const title = escapeText(citation.title) || String(citation.index);
+    const link = options.link(citation);
+    const page = options.page(citation);
+    return `- [${citation.index}] ${link ? `[${title}](${escapeLink(link)})` : title}${page ? `, ${page}` : ''}`;
+  });
+  return `**${escapeText(options.heading)}**\n\n${lines.join('\n')}\n`;
+}

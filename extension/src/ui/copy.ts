@@ -1,0 +1,99 @@
+/**
+ * Copying keeps the sources: Open WebUI's own copy button on an answer copies its text followed
+ * by the sources it cites, in the same markdown (and as HTML, when the user copies formatted);
+ * "copy all sources" copies a list's every source. Open WebUI's copy is left to do its own work
+ * (details removed, watermark, formatting): the clipboard write that follows a click on its button
+ * gets the sources added, whichever way it writes (writeText, write, or the `copy` event of its
+ * fallback for pages that are not a secure context).
+ */
+
+import { sourceLink, sourcesMarkdown, type Citation } from '../core/index.js';
+import { guard } from '../guard.js';
+import { el } from './dom.js';
+import { t } from './i18n.js';
+import { messageId } from './observe.js';
+import { pageText } from './present.js';
+
+const COPY_BUTTON = '.copy-response-button'; // Open WebUI's, on every answer, 0.6 to 0.12
+// Open WebUI writes in the click's own task; a second is room for a slower release, not more:
+// the user's next copy of their own must stay theirs.
+const ARMED_MS = 1_000;
+
+const absoluteLink = (citation: Citation): string | null => {
+  const link = sourceLink(citation);
+  return link && new URL(link, location.href).href;
+};
+
+export const markdownOf = (citations: readonly Citation[]): string =>
+  sourcesMarkdown(citations, { heading: t('sources'), page: pageText, link: absoluteLink });
+
+function htmlOf(citations: readonly Citation[]): string {
+  const items = citations.map((citation) => {
+    const link = absoluteLink(citation);
+    const page = pageText(citation);
+    return el('li', {}, `[${citation.index}] `, link ? el('a', { href: link }, citation.title) : citation.title, page && `, ${page}`);
+  });
+  return el('div', {}, el('p', {}, el('strong', {}, t('sources'))), el('ul', {}, ...items)).outerHTML;
+}
+
+async function withSources(blob: Blob, type: string, citations: readonly Citation[]): Promise<Blob> {
+  if (type === 'text/plain') return new Blob([await blob.text(), '\n\n', markdownOf(citations)], { type });
+  if (type === 'text/html') return new Blob([await blob.text(), htmlOf(citations)], { type });
+  return blob;
+}
+
+/** Adds the cited sources to what Open WebUI's copy button writes; undone when `signal` aborts. */
+export function keepSourcesOnCopy(citedOf: (messageId: string) => readonly Citation[], signal: AbortSignal): void {
+  let armed: { citations: readonly Citation[]; until: number } | null = null;
+  const take = (): readonly Citation[] | null => {
+    const now = armed;
+    armed = null;
+    return now && Date.now() <= now.until && now.citations.length ? now.citations : null;
+  };
+  document.addEventListener('click', guard('ui', (event: MouseEvent) => {
+    const message = (event.target as Element | null)?.closest?.(COPY_BUTTON)?.closest<HTMLElement>('[id^="message-"]');
+    const id = message && messageId(message);
+    armed = id ? { citations: citedOf(id), until: Date.now() + ARMED_MS } : null;
+  }), { capture: true, signal });
+
+  document.addEventListener('copy', guard('ui', (event: ClipboardEvent) => {
+    if (!armed || !event.clipboardData) return;
+    const citations = take();
+    if (!citations) return;
+    event.clipboardData.setData('text/plain', `${document.getSelection()?.toString() ?? ''}\n\n${markdownOf(citations)}`);
+    event.preventDefault();
+  }), { signal });
+
+  const clipboard = navigator.clipboard as Clipboard | undefined;
+  if (!clipboard) return;
+  const { writeText, write } = clipboard;
+  const text = guard('ui', (written: string) => {
+    const citations = armed && take();
+    return citations ? `${written}\n\n${markdownOf(citations)}` : written;
+  });
+  const items = guard('ui', (written: ClipboardItem[]) => {
+    const citations = armed && take();
+    if (!citations) return written;
+    return written.map((item) => new ClipboardItem(Object.fromEntries(item.types.map((type) =>
+      [type, item.getType(type).then((blob) => withSources(blob, type, citations))]))));
+  });
+  // Own properties over the prototype's methods; undone to what was there before (usually nothing).
+  for (const [name, replacement] of [
+    ['writeText', (data: string) => writeText.call(clipboard, text(data) ?? data)],
+    ['write', (data: ClipboardItem[]) => write.call(clipboard, items(data) ?? data)],
+  ] as const) {
+    const before = Object.getOwnPropertyDescriptor(clipboard, name);
+    Object.defineProperty(clipboard, name, { value: replacement, configurable: true, writable: true });
+    signal.addEventListener('abort', () => {
+      if (before) Object.defineProperty(clipboard, name, before);
+      else delete (clipboard as Partial<Clipboard>)[name];
+    }, { once: true });
+  }
+}
+
+/** "Copy all sources": every source of a list, as markdown. */
+export function copyAllSources(button: HTMLElement, citations: readonly Citation[]): void {
+  void navigator.clipboard?.writeText(markdownOf(citations)).then(() => {
+    button.textContent = t('copied');
+  }, () => {});
+}

@@ -1,0 +1,57 @@
+"""The settings under a source list: how many sources show before "show all", whether the sources
+retrieved but not cited show, whether Open WebUI's own source strip stays; each applied at once to
+every answer on the page, and kept by the browser (after a reload)."""
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from devstack.stack import Stack
+from tests.e2e.owui import last_answer_id, native_source_strip, open_new_chat, send, set_streaming
+
+pytestmark = pytest.mark.e2e
+
+MODEL = "azure-on-your-data"  # cites sources 1 to 3 of the 4 it returns
+
+
+def check_applied(page: Page, answers: list[str], shown: int, more: bool, retrieved: int, strip: int) -> None:
+    for message_id in answers:
+        answer = page.locator(f"#message-{message_id}")
+        expect(answer.locator(".owc-sources button.owc-source")).to_have_count(shown, timeout=15_000)
+        expect(answer.locator(".owc-sources .owc-more")).to_have_count(1 if more else 0)
+        expect(answer.locator(".owc-retrieved button.owc-source")).to_have_count(retrieved)
+        expect(native_source_strip(page, message_id)).to_have_count(strip)
+
+
+@pytest.mark.parametrize("stream", [pytest.param(True, marks=pytest.mark.per_format), False], ids=["streaming", "non-streaming"])
+def test_settings_apply_at_once_to_every_answer_and_stay_after_reload(page: Page, stack: Stack, stream: bool) -> None:
+    set_streaming(stack, stream)
+    open_new_chat(page, stack, MODEL)
+    answers = []
+    for _ in range(2):
+        send(page)
+        answers.append(last_answer_id(page))
+    check_applied(page, answers, shown=3, more=False, retrieved=1, strip=0)  # the defaults
+
+    first = page.locator(f"#message-{answers[0]} .owc-sources")
+    toggle = first.locator(".owc-settings-toggle")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    panel = first.locator(".owc-settings")
+    expect(panel).to_be_visible()
+    panel.get_by_label("Show sources retrieved but not cited").uncheck()
+    check_applied(page, answers, shown=3, more=False, retrieved=0, strip=0)
+    panel.get_by_label("Keep Open WebUI’s own source list").check()
+    check_applied(page, answers, shown=3, more=False, retrieved=0, strip=1)
+    panel.get_by_label("Sources shown before “Show all”").select_option("2")
+    check_applied(page, answers, shown=2, more=True, retrieved=0, strip=1)
+    expect(panel).to_be_visible()  # the list was redrawn around the open settings
+
+    page.reload()
+    check_applied(page, answers, shown=2, more=True, retrieved=0, strip=1)
+    page.locator(f"#message-{answers[1]} .owc-settings-toggle").click()
+    panel = page.locator(f"#message-{answers[1]} .owc-settings")
+    expect(panel.get_by_label("Sources shown before “Show all”")).to_have_value("2")
+    panel.get_by_label("Show sources retrieved but not cited").check()
+    check_applied(page, answers, shown=2, more=True, retrieved=1, strip=1)
+    page.locator(f"#message-{answers[0]} .owc-more").click()  # "show all" still works
+    expect(page.locator(f"#message-{answers[0]} .owc-sources button.owc-source")).to_have_count(3)
