@@ -49,6 +49,7 @@ def test_axe_finds_no_violation_in_buttons_preview_list_settings_and_modal(
     expect(page.locator("html")).to_have_class(re.compile(r"\bdark\b" if theme == "dark" else r"^(?!.*\bdark\b)"))
     answer = page.locator(f"#message-{message_id}")
     answer.locator(".owc-retrieved summary").click()
+    expect(answer.locator(".owc-retrieved button.owc-source")).to_have_count(1)
     answer.locator(".owc-settings-toggle").click()
     expect(answer.locator(".owc-settings")).to_be_visible()
     answer.locator(".owc-cite").first.hover()

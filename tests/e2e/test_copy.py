@@ -45,6 +45,8 @@ def listed(page: Page, selector: str) -> dict[int, str]:
 
 def check_copy(page: Page, stack: Stack, message_id: str) -> None:
     cited = listed(page, f"#message-{message_id} .owc-sources button.owc-source")
+    page.locator(f"#message-{message_id} .owc-retrieved summary").click()
+    expect(page.locator(f"#message-{message_id} .owc-retrieved button.owc-source")).to_have_count(1)
     retrieved = listed(page, f"#message-{message_id} .owc-retrieved button.owc-source")
     assert cited and retrieved
     text = stored_answer_text(stack, chat_id(page), message_id)
@@ -73,10 +75,10 @@ def test_copy_keeps_the_cited_sources_and_copy_all_keeps_every_one(
     open_new_chat(page, stack, MODEL)
     send(page)
     message_id = last_answer_id(page)
-    expect(page.locator(f"#message-{message_id} .owc-retrieved button.owc-source")).to_have_count(1, timeout=15_000)
+    expect(page.locator(f"#message-{message_id} .owc-retrieved")).to_have_count(1, timeout=15_000)
     check_copy(page, stack, message_id)
     page.reload()
-    expect(page.locator(f"#message-{message_id} .owc-retrieved button.owc-source")).to_have_count(1, timeout=15_000)
+    expect(page.locator(f"#message-{message_id} .owc-retrieved")).to_have_count(1, timeout=15_000)
     check_copy(page, stack, message_id)
 
 
@@ -99,3 +101,22 @@ def test_formatted_copy_keeps_the_sources_as_links(page: Page, context: BrowserC
         assert f"[{len(cited) + 1}]" not in formatted.split("<strong>Sources</strong>")[-1]
     finally:
         set_user_settings(stack, True)
+
+
+def test_copy_keeps_the_sources_where_the_page_has_no_clipboard_api(page: Page, stack: Stack) -> None:
+    """Open WebUI served over plain http from a LAN address is no secure context: there is no
+    navigator.clipboard, and Open WebUI copies a selection with execCommand('copy')."""
+    page.add_init_script("""Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined });
+        addEventListener('copy', (event) => { window.__copied = event.clipboardData.getData('text/plain'); });""")
+    set_streaming(stack, False)
+    open_new_chat(page, stack, MODEL)
+    send(page)
+    message_id = last_answer_id(page)
+    cited = listed(page, f"#message-{message_id} .owc-sources button.owc-source")
+    expect(page.locator(f"#message-{message_id} .owc-retrieved")).to_have_count(1, timeout=15_000)
+    text = stored_answer_text(stack, chat_id(page), message_id)
+    page.locator(f"#message-{message_id} .copy-response-button").click()
+    page.wait_for_function("() => window.__copied !== undefined")
+    copied = page.evaluate("window.__copied")
+    assert copied.startswith(f"{text}\n\n**Sources**\n\n"), copied
+    assert sorted(source_lines(copied)) == sorted(cited)

@@ -68,6 +68,8 @@ def test_each_faulty_module_leaves_open_webui_working(page: Page, stack: Stack, 
     sources = page.locator(f"#message-{answers['ui']} .owc-sources")
     expect(sources).to_have_count(1, timeout=15_000)
     expect(native_source_strip(page, answers["ui"])).to_have_count(0)  # ours stands in for it
+    ours_on_the_clipboard = "() => Object.hasOwn(navigator.clipboard, 'writeText')"  # copy keeps the sources
+    assert page.evaluate(ours_on_the_clipboard)
     warned = len(console.problems)
     other_tab = page.context.new_page()
     other_tab.goto(f"{stack.webui_url}/static/favicon.png")
@@ -78,6 +80,7 @@ def test_each_faulty_module_leaves_open_webui_working(page: Page, stack: Stack, 
     expect(page.locator(f"#message-{answers['ui']} .owc-cite")).to_have_count(0)
     expect(page.locator(f"#message-{answers['ui']} .markdown-prose button:visible")).not_to_have_count(0)  # Open WebUI's own
     assert len(console.problems) - warned == 1 and "ui disabled" in console.problems[-1]
+    assert not page.evaluate(ours_on_the_clipboard)  # the page's own clipboard again
 
     # Capture, then the favicon substitution, failing mid-session: the globals they patched are
     # the page's own again (a module turned off leaves nothing of itself in the page's way).

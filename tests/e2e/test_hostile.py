@@ -51,16 +51,23 @@ TITLES_NOT_PAYLOADS = {"hostile-grok2api-go", "hostile-nvidia-rag", "hostile-bra
 # splits there, the JSON breaks, the stream stops): the payloads after it never come (measured: 265 of 274).
 TITLES_NOT_PAYLOADS |= {"hostile-claude-citations"}
 
-# In the page: "show all", every preview (the hover/focus event the extension listens to), then
+# In the page: "show all" and the retrieved sources, every preview (the hover/focus event the extension listens to), then
 # the modal from the first source, through every page with "next" and back with "previous".
 OPEN_EVERYTHING = r"""async ([id, payloads]) => {
   const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
   const message = document.getElementById(`message-${id}`);
   const list = message.querySelector('.owc-sources');
-  const report = { count: Number(list.dataset.owcCount), listed: 0, buttons: [], previews: 0, pages: 0, back: 0, shownTitles: 0 };
+  const count = (group) => Number(group?.dataset.owcCount ?? 0);
+  const report = { count: count(list) + count(message.querySelector('.owc-retrieved')), listed: 0, buttons: [], previews: 0, pages: 0, back: 0, shownTitles: 0 };
   list.querySelector('.owc-more')?.click();
+  const retrieved = message.querySelector('.owc-retrieved');  // the sources not cited, when any
+  if (retrieved) {  // its rows are built when it opens
+    const opened = new Promise((resolve) => retrieved.addEventListener('toggle', resolve, { once: true }));
+    retrieved.open = true;
+    await opened;
+  }
   await tick();
-  report.listed = message.querySelectorAll('.owc-sources .owc-source').length;
+  report.listed = message.querySelectorAll('.owc-sources .owc-source, .owc-retrieved .owc-source').length;
   for (const cite of message.querySelectorAll('.owc-cite')) {
     if (cite.offsetParent === null) continue;
     report.buttons.push(Number(cite.dataset.owcIndex));
@@ -72,7 +79,7 @@ OPEN_EVERYTHING = r"""async ([id, payloads]) => {
   const titles = new Set(payloads.map((p) => p.replaceAll('\0', '\uFFFD').trim()));
   report.distinctTitles = titles.size;
   const shown = new Set();
-  message.querySelector('.owc-sources .owc-source').click();
+  message.querySelector('.owc-source[data-owc-index="1"]').click();  // the first source, cited or not
   for (;;) {
     const modal = document.querySelector('.owc-modal');
     report.pages++;

@@ -28,4 +28,5 @@ def test_sources_arrive_over_the_polling_transport(page: Page, polling_stack: St
     answer = last_answer_id(page)
     assert websockets == []  # the page really used polling
     assert wait_for_citation_numbers(page, answer, [1, 2, 1, 3]) == [1, 2, 1, 3]
-    expect(page.locator(f"#message-{answer} .owc-sources button.owc-source")).to_have_count(4)
+    expect(page.locator(f"#message-{answer} .owc-sources button.owc-source")).to_have_count(3)  # cited
+    expect(page.locator(f"#message-{answer} .owc-retrieved")).to_have_attribute("data-owc-count", "1")

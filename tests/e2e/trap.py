@@ -26,7 +26,9 @@ INIT_SCRIPT = """(() => {
 
 # Every element the extension created, with its descendants (what an innerHTML would add).
 AUDIT = r"""() => {
-  const ALLOWED_TAGS = new Set(['SECTION', 'DIV', 'OL', 'LI', 'BUTTON', 'SPAN', 'H2', 'P', 'A', 'MARK', 'Q', 'STYLE']);
+  const ALLOWED_TAGS = new Set(['SECTION', 'DIV', 'OL', 'LI', 'BUTTON', 'SPAN', 'H2', 'P', 'A', 'MARK', 'Q', 'STYLE',
+                                'DETAILS', 'SUMMARY', 'LABEL', 'SELECT', 'OPTION', 'INPUT',  // retrieved group, settings
+                                'UL', 'STRONG']);  // the sources as HTML, on the clipboard
   const LOADING = new Set(['src', 'srcset', 'srcdoc', 'action', 'formaction', 'xlink:href', 'data', 'poster', 'background', 'ping', 'codebase']);
   const SAFE_HREF = /^(https?:\/\/[^\s]|\/(?![\/\\]))/;
   const seen = new Set();

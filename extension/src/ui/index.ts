@@ -5,7 +5,7 @@ import { splitCited } from '../core/index.js';
 import { guard, onDisable } from '../guard.js';
 import { hidePreview, showPreview } from './preview.js';
 import { copyAllSources, keepSourcesOnCopy } from './copy.js';
-import { toggleList } from './list.js';
+import { fillRetrieved, toggleList } from './list.js';
 import { applyToMessage } from './message.js';
 import { openModal } from './modal.js';
 import { messageId, observeMessages } from './observe.js';
@@ -88,6 +88,13 @@ export function startUi(hub: Hub): void {
     openModal(found.citations, found.citation.index, trigger as HTMLElement);
   }), { capture: true, signal });
 
+  // `toggle` does not bubble: caught on its way down.
+  document.addEventListener('toggle', guard('ui', (event: Event) => {
+    const group = event.target;
+    if (!(group instanceof HTMLDetailsElement) || !group.matches('.owc-retrieved')) return;
+    const id = group.dataset.owcMessageId ?? '';
+    fillRetrieved(group, splitCited(textOf(id), hub.citations(id).citations).retrieved);
+  }), { capture: true, signal });
   document.addEventListener('change', guard('ui', (event: Event) => {
     const panel = (event.target as Element | null)?.closest?.('.owc-settings');
     if (!panel) return;

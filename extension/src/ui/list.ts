@@ -48,10 +48,11 @@ export function sourceList(messageId: string, cited: readonly Citation[], key: s
   if (existing) {
     existing.querySelector('.owc-sources-body')?.replaceWith(body);
     existing.dataset.owcKey = key;
+    existing.dataset.owcCount = String(cited.length);
     return existing;
   }
   const panelId = `owc-settings-${messageId}`;
-  return el('section', { class: 'owc-sources', 'data-owc-message-id': messageId, 'data-owc-key': key, 'aria-label': t('sources') },
+  return el('section', { class: 'owc-sources', 'data-owc-message-id': messageId, 'data-owc-count': cited.length, 'data-owc-key': key, 'aria-label': t('sources') },
     el('div', { class: 'owc-sources-head' },
       el('div', { class: 'owc-sources-title' }, t('sources')),
       el('button', { type: 'button', class: 'owc-copy-all' }, t('copyAll')),
@@ -60,9 +61,16 @@ export function sourceList(messageId: string, cited: readonly Citation[], key: s
     body);
 }
 
-/** The sources retrieved but not cited, collapsed under "N more retrieved, not cited". */
+/** The sources retrieved but not cited, collapsed under "N more retrieved, not cited"; their rows
+ * are built when the group opens (a search can return hundreds that are never looked at). */
 export function retrievedList(messageId: string, retrieved: readonly Citation[], open: boolean): HTMLElement {
-  return el('details', { class: 'owc-retrieved', 'data-owc-message-id': messageId, open },
+  return el('details', { class: 'owc-retrieved', 'data-owc-message-id': messageId, 'data-owc-count': retrieved.length, open },
     el('summary', {}, t('retrieved', { n: retrieved.length })),
-    el('ol', {}, ...retrieved.map(sourceButton)));
+    el('ol', {}, ...(open ? retrieved.map(sourceButton) : [])));
+}
+
+/** Builds the rows of a retrieved group once it is opened. */
+export function fillRetrieved(group: HTMLDetailsElement, retrieved: readonly Citation[]): void {
+  const rows = group.querySelector('ol');
+  if (group.open && rows && rows.childElementCount === 0) rows.append(...retrieved.map(sourceButton));
 }

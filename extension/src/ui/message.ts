@@ -396,7 +396,8 @@ export function applyToMessage(message: HTMLElement, messageId: string, citation
   const list = sourceList(messageId, cited, key, existing);
   if (!existing) container.append(list);
   const before = container.querySelector<HTMLDetailsElement>(selector('owc-retrieved'));
+  if (before && !renewed && before.dataset.owcCount === String(shownRetrieved.length)) return; // as it was ("show all")
   const group = shownRetrieved.length ? retrievedList(messageId, shownRetrieved, before?.open ?? false) : null;
-  if (before) before.remove();
+  before?.remove();
   if (group) list.after(group);
 }
