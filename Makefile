@@ -116,8 +116,10 @@ bench-core: node_modules/.installed
 	npm run --silent bench:core
 
 # Not part of `make test` (which runs it once, small, in tests/test_bench.py): about 35 minutes.
+# A full run (no BENCH_ARGS) writes bench/results.json, to commit, and the README's table from it.
 bench: setup build
 	$(VENV_PY) -m bench $(BENCH_ARGS)
+	@if [ -z "$(BENCH_ARGS)" ]; then $(VENV_PY) -m bench.readme; fi
 
 # Long runs, not part of `make test` (which runs the same properties with fewer cases).
 MOCK_FUZZ_EXAMPLES ?= 2000

@@ -1,7 +1,7 @@
 // Builds the extension: dist/core.mjs (the pure core, ESM, for Node and tests),
 // dist/owui-citations.js (the browser bundle Open WebUI loads as /static/loader.js), then
 // around that bundle the browser extensions and the userscript (webext/build.mjs).
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { buildWebext } from './webext/build.mjs';
@@ -10,7 +10,7 @@ const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 // One version for the bundle, the wheel and the browser extension: the repository's VERSION file.
 const version = readFileSync(here('../VERSION'), 'utf8').trim();
 
-await Promise.all([
+const [, bundled] = await Promise.all([
   build({
     entryPoints: [here('src/core/index.ts')],
     outfile: here('dist/core.mjs'),
@@ -36,8 +36,11 @@ await Promise.all([
     // (so "use strict" is this function's, not the file's) and run even if the bundle throws.
     banner: { js: `/* owui-citations ${version} (Open WebUI's /static/loader.js) */\n(function () { 'use strict'; try {` },
     footer: { js: "} catch (error) { console.warn('owui-citations: not started', error); } })();" },
+    metafile: true,
     logLevel: 'warning',
   }),
 ]);
+// What each source file adds to the bundle: `make bench` accounts for the bundle's size with it.
+writeFileSync(here('dist/owui-citations.meta.json'), JSON.stringify(bundled.metafile));
 
 await buildWebext({ version, dist: here('dist'), statics: here('webext'), sources: here('src/webext') });

@@ -1,0 +1,34 @@
+"""Writes the README's performance section from bench/results.json and bench/causes.yaml
+(`make bench` runs it after measuring): the table is generated, never copied by hand."""
+
+import json
+import sys
+from pathlib import Path
+
+import yaml
+
+from bench.report import markdown, missed_without_cause, replace_section
+from devstack.stack import ROOT
+
+RESULTS = ROOT / "bench" / "results.json"
+CAUSES = ROOT / "bench" / "causes.yaml"
+README = ROOT / "README.md"
+
+
+def load() -> tuple[dict, dict[str, str]]:
+    causes = {str(figure): text for figure, text in (yaml.safe_load(CAUSES.read_text()) or {}).items()}
+    return json.loads(RESULTS.read_text()), causes
+
+
+def main() -> int:
+    results, causes = load()
+    README.write_text(replace_section(README.read_text(), markdown(results, causes)))
+    unexplained = missed_without_cause(results, causes)
+    if unexplained:
+        print("bench: a missed target has no measured cause in bench/causes.yaml: " + "; ".join(unexplained),
+              file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
