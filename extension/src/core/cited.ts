@@ -5,7 +5,7 @@
  * nothing in it tells them apart.
  */
 
-import { linkMarkers, type MarkerSpan } from './markers.js';
+import { citationNumbers, linkMarkers, type MarkerSpan } from './markers.js';
 import type { Citation } from './model.js';
 import { answerTags } from './tags.js';
 import { safeUrl } from './urls.js';
@@ -23,12 +23,7 @@ const LINK_TARGET = /\]\(<?([^()\s<>]+)>?\)/g;
 function citedIndices(text: string, citations: readonly Citation[], spans: readonly MarkerSpan[]): Set<number> {
   const indices = new Set<number>();
   for (const span of spans) if (span.kind !== 'hide') span.indices.forEach((i) => indices.add(i));
-  const byRef = new Map<number, number>();
-  const byUrl = new Map<string, number>();
-  for (const citation of citations) {
-    for (const ref of citation.refs) if (!byRef.has(ref)) byRef.set(ref, citation.index);
-    if (citation.url && !byUrl.has(citation.url)) byUrl.set(citation.url, citation.index);
-  }
+  const { byRef, byUrl } = citationNumbers(citations);
   for (const tag of answerTags(text)) {
     const number = tag.name === 'citation' ? tag.data?.number : undefined;
     const index = typeof number === 'number' ? byRef.get(number) : undefined;
@@ -45,11 +40,20 @@ function citedIndices(text: string, citations: readonly Citation[], spans: reado
   return indices;
 }
 
+// The last split of each list of citations (an answer's list is the same object from pass to
+// pass): a finished answer's every pass, its copy and its retrieved group ask for the same one.
+const lastSplit = new WeakMap<readonly Citation[], { text: string; split: CitedSplit }>();
+
 /** The sources the text cites and those it does not, each in the list's order. `spans`: the
  * text's linkMarkers, when the caller has them already. */
 export function splitCited(text: string, citations: readonly Citation[], spans?: readonly MarkerSpan[]): CitedSplit {
   if (typeof text !== 'string' || !Array.isArray(citations)) return { cited: [], retrieved: [] };
+  const last = lastSplit.get(citations);
+  if (last?.text === text) return last.split;
   const indices = citedIndices(text, citations, spans ?? linkMarkers(text, citations));
-  if (indices.size === 0) return { cited: [...citations], retrieved: [] };
-  return { cited: citations.filter((c) => indices.has(c.index)), retrieved: citations.filter((c) => !indices.has(c.index)) };
+  const split = indices.size === 0
+    ? { cited: [...citations], retrieved: [] }
+    : { cited: citations.filter((c) => indices.has(c.index)), retrieved: citations.filter((c) => !indices.has(c.index)) };
+  lastSplit.set(citations, { text, split });
+  return split;
 }

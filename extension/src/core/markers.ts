@@ -70,16 +70,22 @@ function takeOverlapping(spans: MarkerSpan[], start: number, end: number): Marke
   return taken;
 }
 
-/** `anchors: false`: only what the text itself writes, not the spans producers attach by offset
- * (which index the whole answer, not a piece of it). */
-export function linkMarkers(text: string, citations: readonly Citation[], { anchors = true } = {}): MarkerSpan[] {
-  if (typeof text !== 'string' || text === '' || !Array.isArray(citations) || citations.length === 0) return [];
+/** The citation (its `index`) each producer number and each URL names: the first that has it. */
+export function citationNumbers(citations: readonly Citation[]): { byRef: Map<number, number>; byUrl: Map<string, number> } {
   const byRef = new Map<number, number>();
   const byUrl = new Map<string, number>();
   for (const citation of citations) {
     for (const ref of citation.refs ?? []) if (!byRef.has(ref)) byRef.set(ref, citation.index);
     if (citation.url && !byUrl.has(citation.url)) byUrl.set(citation.url, citation.index);
   }
+  return { byRef, byUrl };
+}
+
+/** `anchors: false`: only what the text itself writes, not the spans producers attach by offset
+ * (which index the whole answer, not a piece of it). */
+export function linkMarkers(text: string, citations: readonly Citation[], { anchors = true } = {}): MarkerSpan[] {
+  if (typeof text !== 'string' || text === '' || !Array.isArray(citations) || citations.length === 0) return [];
+  const { byRef, byUrl } = citationNumbers(citations);
   const resolve = (refs: number[], url?: string): number[] => {
     const viaUrl = url ? byUrl.get(safeUrl(url) ?? '') : undefined;
     const found = viaUrl !== undefined ? [viaUrl] : refs.map((r) => byRef.get(r)).filter((i): i is number => i !== undefined);

@@ -27,6 +27,8 @@ const absoluteLink = (citation: Citation): string | null => {
 export const markdownOf = (citations: readonly Citation[]): string =>
   sourcesMarkdown(citations, { heading: t('sources'), page: pageText, link: absoluteLink });
 
+/** The sources as HTML for the clipboard, never for this page: built as nodes (titles as text,
+ * links only http(s) through sourceLink) and serialised, so the browser escapes every value. */
 function htmlOf(citations: readonly Citation[]): string {
   const items = citations.map((citation) => {
     const link = absoluteLink(citation);
@@ -57,8 +59,7 @@ export function keepSourcesOnCopy(citedOf: (messageId: string) => readonly Citat
   }), { capture: true, signal });
 
   document.addEventListener('copy', guard('ui', (event: ClipboardEvent) => {
-    if (!armed || !event.clipboardData) return;
-    const citations = take();
+    const citations = event.clipboardData && take();
     if (!citations) return;
     event.clipboardData.setData('text/plain', `${document.getSelection()?.toString() ?? ''}\n\n${markdownOf(citations)}`);
     event.preventDefault();
@@ -68,11 +69,11 @@ export function keepSourcesOnCopy(citedOf: (messageId: string) => readonly Citat
   if (!clipboard) return;
   const { writeText, write } = clipboard;
   const text = guard('ui', (written: string) => {
-    const citations = armed && take();
+    const citations = take();
     return citations ? `${written}\n\n${markdownOf(citations)}` : written;
   });
   const items = guard('ui', (written: ClipboardItem[]) => {
-    const citations = armed && take();
+    const citations = take();
     if (!citations) return written;
     return written.map((item) => new ClipboardItem(Object.fromEntries(item.types.map((type) =>
       [type, item.getType(type).then((blob) => withSources(blob, type, citations))]))));

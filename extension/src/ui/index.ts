@@ -47,6 +47,7 @@ export function startUi(hub: Hub): void {
     const state = hub.get(id);
     return state ? state.content || state.accumulator.text() : '';
   };
+  const splitOf = (id: string) => splitCited(textOf(id), hub.citations(id).citations);
   const schedule = observeMessages(apply, signal, (message) => {
     const state = hub.get(messageId(message) ?? '');
     if (!state?.live) return 'idle'; // a chat being opened
@@ -60,7 +61,7 @@ export function startUi(hub: Hub): void {
     if (message) schedule(message);
   }));
   signal.addEventListener('abort', unsubscribe, { once: true });
-  keepSourcesOnCopy((id) => splitCited(textOf(id), hub.citations(id).citations).cited, signal);
+  keepSourcesOnCopy((id) => splitOf(id).cited, signal);
   onSettingsChangedElsewhere(guard('ui', applyAll), signal);
 
   document.addEventListener('click', guard('ui', (event: MouseEvent) => {
@@ -73,8 +74,7 @@ export function startUi(hub: Hub): void {
       return list.querySelector<HTMLElement>('.owc-more')?.focus();
     }
     if (list && target?.closest('.owc-copy-all')) {
-      const id = list.dataset.owcMessageId ?? '';
-      const { cited, retrieved } = splitCited(textOf(id), hub.citations(id).citations);
+      const { cited, retrieved } = splitOf(list.dataset.owcMessageId ?? '');
       return copyAllSources(target.closest<HTMLElement>('.owc-copy-all')!, [...cited, ...retrieved]);
     }
     const toggle = target?.closest?.<HTMLElement>('.owc-settings-toggle');
@@ -92,8 +92,7 @@ export function startUi(hub: Hub): void {
   document.addEventListener('toggle', guard('ui', (event: Event) => {
     const group = event.target;
     if (!(group instanceof HTMLDetailsElement) || !group.matches('.owc-retrieved')) return;
-    const id = group.dataset.owcMessageId ?? '';
-    fillRetrieved(group, splitCited(textOf(id), hub.citations(id).citations).retrieved);
+    fillRetrieved(group, splitOf(group.dataset.owcMessageId ?? '').retrieved);
   }), { capture: true, signal });
   document.addEventListener('change', guard('ui', (event: Event) => {
     const panel = (event.target as Element | null)?.closest?.('.owc-settings');
@@ -102,9 +101,10 @@ export function startUi(hub: Hub): void {
     applyAll();
   }), { signal });
   document.addEventListener('keydown', guard('ui', (event: KeyboardEvent) => {
+    if (event.key !== 'Escape') return; // every key typed in the page comes here: nothing else looked up
     const panel = (event.target as Element | null)?.closest?.('.owc-settings');
     const toggle = panel && document.querySelector<HTMLElement>(`[aria-controls="${CSS.escape(panel.id)}"]`);
-    if (event.key !== 'Escape' || !toggle) return;
+    if (!toggle) return;
     event.stopPropagation();
     togglePanel(toggle, false);
     toggle.focus();

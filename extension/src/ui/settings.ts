@@ -16,6 +16,7 @@ const DEFAULTS: Settings = { shown: 5, showRetrieved: true, keepOpenWebuiStrip: 
 export const SETTINGS_KEY = 'owc:settings';
 
 let current: Settings | null = null;
+let currentKey = '';
 
 /** Stored settings, each value checked: one another version or a hand edit left falls back. */
 export function parseSettings(stored: string | null): Settings {
@@ -43,15 +44,21 @@ function read(): Settings {
   }
 }
 
+function use(chosen: Settings): Settings {
+  current = chosen;
+  currentKey = JSON.stringify(chosen);
+  return chosen;
+}
+
 export function settings(): Settings {
-  return (current ??= read());
+  return current ?? use(read());
 }
 
 /** The settings as a key: a list drawn under other settings is drawn again. */
-export const settingsKey = (): string => JSON.stringify(settings());
+export const settingsKey = (): string => (settings(), currentKey);
 
 export function saveSettings(changes: Partial<Settings>): void {
-  current = { ...settings(), ...changes };
+  use({ ...settings(), ...changes });
   try {
     localStorage.setItem(SETTINGS_KEY, JSON.stringify(current));
   } catch {
