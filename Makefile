@@ -1,12 +1,13 @@
 # Set-up is idempotent: each step reruns only when its inputs change.
-OWUI_VERSION ?= 0.12.4
+include versions.env
+OWUI_VERSION ?= $(OPEN_WEBUI_VERSION)
 # Each Open WebUI version installs once into a venv of its own, outside the clone (about 3 GB),
 # reused by later runs and by CI: `OWUI_VERSION=0.9.6 make test-e2e`.
 OWUI_CACHE ?= $(HOME)/.cache/owui-citations
 owui_venv = $(OWUI_CACHE)/open-webui-$(1)
 OWUI_VENV ?= $(call owui_venv,$(OWUI_VERSION))
 # The newest patch of every supported minor line, oldest first (`make test-matrix`).
-OWUI_MATRIX := 0.6.43 0.7.2 0.8.12 0.9.6 0.10.2 0.11.4 0.12.4
+OWUI_MATRIX := 0.6.43 0.7.2 0.8.12 0.9.6 0.10.2 0.11.4 $(OPEN_WEBUI_VERSION)
 OWUI_OLDEST := $(firstword $(OWUI_MATRIX))
 E2E_ARGS ?=
 TORCH_VERSION := 2.13.0
@@ -19,14 +20,15 @@ WHEEL := dist/owui_citations-$(VERSION)-py3-none-any.whl
 VENV_PY := .venv/bin/python
 export OWUI_VENV OWUI_VERSION OWUI_CACHE LITELLM_VENV
 
-.PHONY: help setup browser build dist install-extension demo test test-mock test-e2e test-e2e-webext test-e2e-oldest test-matrix test-ts record-litellm bench bench-core fuzz fuzz-mock soak clean
+.PHONY: help setup browser build dist install-extension demo test test-mock test-e2e test-e2e-webext \
+	test-e2e-oldest test-matrix test-ts lint lock record-litellm bench bench-core fuzz fuzz-mock soak clean
 .DEFAULT_GOAL := help
 
 help:
 	@echo "make demo   mock server + a real Open WebUI wired to it"
 	@echo "make test   install what is missing, then run every test"
 	@echo "make dist   the wheel, the bundle, the browser extensions and the userscript, in dist/ with SHA256SUMS"
-	@echo "make test-matrix   the end-to-end suite on every supported Open WebUI line, then the README's table"
+	@echo "make test-matrix   the end-to-end suite on every supported Open WebUI line, then docs/compatibility.md"
 
 .venv/.installed: pyproject.toml requirements.lock
 	$(PYTHON) -m venv .venv
@@ -53,7 +55,8 @@ $(LITELLM_VENV)/.installed-$(LITELLM_VERSION):
 browser:
 	@scripts/ensure-browser.sh >/dev/null
 
-setup: .venv/.installed node_modules/.installed $(OWUI_VENV)/.installed-$(OWUI_VERSION) $(LITELLM_VENV)/.installed-$(LITELLM_VERSION) browser
+setup: .venv/.installed node_modules/.installed $(OWUI_VENV)/.installed-$(OWUI_VERSION) \
+	$(LITELLM_VENV)/.installed-$(LITELLM_VERSION) browser
 
 build: node_modules/.installed
 	npm run --silent build
@@ -79,7 +82,8 @@ test-e2e: setup install-extension
 
 # The oldest supported line, in CI beside the pinned newest: one scenario per wire format.
 test-e2e-oldest:
-	$(MAKE) --no-print-directory test-e2e OWUI_VERSION=$(OWUI_OLDEST) OWUI_VENV=$(call owui_venv,$(OWUI_OLDEST)) E2E_ARGS="-m per_format"
+	$(MAKE) --no-print-directory test-e2e OWUI_VERSION=$(OWUI_OLDEST) OWUI_VENV=$(call owui_venv,$(OWUI_OLDEST)) \
+	  E2E_ARGS="-m per_format"
 
 # The browser extension's test build (per_format) and the userscript, each in an Open WebUI that
 # serves its own loader.js (tests/e2e/delivery.py).
@@ -95,13 +99,14 @@ test-matrix: .venv/.installed
 	    || failed="$$failed $$version"; \
 	done; \
 	$(VENV_PY) scripts/compat_table.py $(OWUI_MATRIX); \
-	if [ -n "$$failed" ]; then echo "test-matrix: failures on$$failed (see the README's table)"; exit 1; fi
+	if [ -n "$$failed" ]; then echo "test-matrix: failures on$$failed (see docs/compatibility.md)"; exit 1; fi
 
 test-ts: .venv/.installed build
 	npm run --silent typecheck
 	npm test --silent
 
 test: setup install-extension
+	$(MAKE) --no-print-directory lint
 	npm run --silent typecheck
 	npm test --silent
 	$(VENV_PY) -m pytest
@@ -116,23 +121,37 @@ bench-core: node_modules/.installed
 	npm run --silent bench:core
 
 # Not part of `make test` (which runs it once, small, in tests/test_bench.py): about 35 minutes.
-# A full run (no BENCH_ARGS) writes bench/results.json, to commit, and the README's table from it.
+# A full run (no BENCH_ARGS) writes bench/results.json, to commit, and docs/performance.md from it.
 bench: setup build
 	$(VENV_PY) -m bench $(BENCH_ARGS)
-	@if [ -z "$(BENCH_ARGS)" ]; then $(VENV_PY) -m bench.readme; fi
+	@if [ -z "$(BENCH_ARGS)" ]; then $(VENV_PY) -m bench.page; fi
 
 # Long runs, not part of `make test` (which runs the same properties with fewer cases).
 MOCK_FUZZ_EXAMPLES ?= 2000
 SOAK_SECONDS ?= 120
 
 fuzz-mock: .venv/.installed
-	MOCK_FUZZ_EXAMPLES=$(MOCK_FUZZ_EXAMPLES) $(VENV_PY) -m pytest -p no:cacheprovider -o timeout=0 tests/mock/test_fuzz_api.py
+	MOCK_FUZZ_EXAMPLES=$(MOCK_FUZZ_EXAMPLES) $(VENV_PY) -m pytest -p no:cacheprovider -o timeout=0 \
+	  tests/mock/test_fuzz_api.py
 
 fuzz: node_modules/.installed fuzz-mock
 	npm run --silent fuzz
 
 soak: .venv/.installed
 	$(VENV_PY) -m devstack.soak --seconds $(SOAK_SECONDS)
+
+# Checks only, no rewrite (make test runs it): ruff and mypy for Python, Biome for TypeScript.
+# To rewrite what they can: ruff format; ruff check --fix; npx biome check --write.
+lint: .venv/.installed node_modules/.installed
+	$(VENV_PY) -m ruff check
+	$(VENV_PY) -m ruff format --check
+	$(VENV_PY) -m mypy
+	npx --no-install biome ci --colors=off
+
+# requirements.lock from requirements.in: every pin, with its hashes (LOCK_ARGS=--upgrade to move them).
+lock: .venv/.installed
+	.venv/bin/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras --no-emit-index-url \
+	  --no-emit-find-links $(LOCK_ARGS) --output-file requirements.lock requirements.in
 
 clean:
 	rm -rf .venv node_modules extension/dist dist owui_citations/bundle

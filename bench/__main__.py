@@ -15,24 +15,34 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from bench.figures import FIGURES, Sizes
-from bench.report import table, write
+from bench.figures import FIGURES
+from bench.figures import Sizes
+from bench.report import table
+from bench.report import write
 from devstack.browser import chromium_launch_args
-from devstack.stack import ROOT, running_stack
+from devstack.stack import ROOT
+from devstack.stack import running_stack
 
 SCENARIOS = Path(__file__).with_name("scenarios")
 SMOKE = Sizes(reps=1, heap_reps=1, heap_turns=3, reload_answers=10, leak_answers=6)
 
 
 def machine() -> str:
-    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                if line.startswith("model name")), platform.processor())
+    cpu = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor(),
+    )
     return f"{os.cpu_count()} cores, {cpu}, {platform.system()} {platform.machine()}"
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--smoke", action="store_true", help="one repetition of small sizes: proves the benchmark runs")
     parser.add_argument("--reps", type=int, default=Sizes.reps, help="repetitions of each side (default %(default)s)")
     parser.add_argument("--heap-reps", type=int, default=Sizes.heap_reps)
@@ -51,16 +61,23 @@ def main() -> int:
     token_delay_ms = 1 if args.smoke else 10
     rows = []
     failed: dict[str, str] = {}
-    with tempfile.TemporaryDirectory(prefix="owc-bench-") as workdir, \
-            running_stack(Path(workdir), token_delay_ms=token_delay_ms, scenario_dirs=[SCENARIOS]) as stack, \
-            sync_playwright() as playwright:
+    with (
+        tempfile.TemporaryDirectory(prefix="owc-bench-") as workdir,
+        running_stack(Path(workdir), token_delay_ms=token_delay_ms, scenario_dirs=[SCENARIOS]) as stack,
+        sync_playwright() as playwright,
+    ):
         browser = playwright.chromium.launch(**chromium_launch_args())
         with stack.api() as api:
             owui_version = api.get("/api/config").json()["version"]
         context = {
-            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "machine": machine(), "open_webui": owui_version, "chromium": browser.version,
-            "smoke": args.smoke, "sizes": vars(sizes), "token_delay_ms": token_delay_ms, "failed": failed,
+            "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+            "machine": machine(),
+            "open_webui": owui_version,
+            "chromium": browser.version,
+            "smoke": args.smoke,
+            "sizes": vars(sizes),
+            "token_delay_ms": token_delay_ms,
+            "failed": failed,
         }
         for name in args.only.split(","):
             print(f"bench: {name}…", file=sys.stderr, flush=True)

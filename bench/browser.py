@@ -5,14 +5,21 @@ sides and answered with this checkout's bundle (with) or with Open WebUI's own e
 (without), so that the two differ by the extension and nothing else.
 """
 
+import json
+import subprocess
 from collections import Counter
+from collections.abc import Callable
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
+from typing import Literal
 
-from playwright.sync_api import Browser, CDPSession, Page, Route
+from playwright.sync_api import Browser
+from playwright.sync_api import CDPSession
+from playwright.sync_api import Page
+from playwright.sync_api import Route
 
 from devstack.stack import ROOT
 
@@ -20,16 +27,29 @@ Mode = Literal["with", "without"]
 PROBE = Path(__file__).with_name("probe.js")
 BUNDLE = ROOT / "extension" / "dist" / "owui-citations.js"
 EXTENSION_URL = "/static/loader.js"
-# Native calls that the extension's hooks make on the app's behalf: the app's own cost.
-HOOKED_CALLS = {"fetch", "setAttribute", "open"}
+# The extension's hooks (by source file) and the native calls they make on the app's behalf:
+# the app's own cost, not the extension's (its fetch, its WebSocket and XHR open, the favicon
+# guard's setAttribute). The extension's own requests (persist/) stay its own.
+HOOKS = {"capture/fetch.ts": {"fetch"}, "capture/socket.ts": {"WebSocket", "open"}, "ui/favicons.ts": {"setAttribute"}}
+
+
+def locate(positions: list[tuple[int, int]]) -> dict[tuple[int, int], str]:
+    """The source file and line ("capture/fetch.ts:51") of functions of the minified bundle,
+    from its source map (bench/locate.mjs)."""
+    located = subprocess.run(
+        ["node", str(Path(__file__).with_name("locate.mjs")), f"{BUNDLE}.map"],
+        input=json.dumps(positions),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return dict(zip(positions, json.loads(located), strict=True))
 
 
 def made_for_the_app(native: str, caller: str) -> bool:
-    """Whether a native call under an extension frame is the app's own, through one of the
-    extension's hooks (its fetch, its XHR open, its setAttribute through the favicon guard), not
-    one the extension makes for itself: a hook is named after what it wraps ("window.fetch",
-    "….Element.setAttribute"). Only the app opens WebSockets."""
-    return native == "WebSocket" or (native in HOOKED_CALLS and caller.endswith(native))
+    """Whether a native call from the extension's function at ``caller`` (its source file and
+    line) is the app's own, made through one of the extension's hooks."""
+    return native in HOOKS.get(caller.split(":", 1)[0], set())
 
 
 @dataclass
@@ -67,7 +87,9 @@ class Tab:
             into.update(attribute(profile))
 
 
-def attribute(profile: dict[str, Any]) -> dict[str, Any]:
+def attribute(
+    profile: dict[str, Any], locate: Callable[[list[tuple[int, int]]], dict[tuple[int, int], str]] = locate
+) -> dict[str, Any]:
     """A sample belongs to the script of its innermost JavaScript frame; native frames (DOM
     calls, regular expressions) count for the JavaScript that called them, except the calls
     the extension's hooks make for the app (made_for_the_app). Also returns the
@@ -88,18 +110,27 @@ def attribute(profile: dict[str, Any]) -> dict[str, Any]:
             owner[walked_id] = owner[node_id]
         return owner[node_id]
 
+    ours = {
+        (node["callFrame"]["lineNumber"], node["callFrame"]["columnNumber"])
+        for node in profile["nodes"]
+        if node["callFrame"]["url"].endswith(EXTENSION_URL)
+    }
+    source = locate(sorted(ours)) if ours else {}
     extension = busy = 0.0
     functions: Counter[str] = Counter()
-    for node_id, delta_us in zip(profile["samples"], profile["timeDeltas"]):
+    for node_id, delta_us in zip(profile["samples"], profile["timeDeltas"], strict=True):
         frame = nodes[frame_of(node_id)]["callFrame"]
         # "(idle)" and the bare root are the main thread waiting.
         if frame["url"] or frame["functionName"] not in ("(idle)", "(root)"):
             busy += delta_us
+        if not frame["url"].endswith(EXTENSION_URL):
+            continue
+        at = source[(frame["lineNumber"], frame["columnNumber"])]
         call = nodes[node_id]["callFrame"]
-        for_the_app = not call["url"] and made_for_the_app(call["functionName"], frame["functionName"])
-        if frame["url"].endswith(EXTENSION_URL) and not for_the_app:
-            extension += delta_us
-            functions[f"{frame['functionName'] or '(anonymous)'}:{frame['lineNumber'] + 1}:{frame['columnNumber'] + 1}"] += delta_us
+        if not call["url"] and made_for_the_app(call["functionName"], at):
+            continue
+        extension += delta_us
+        functions[at] += delta_us
     top = {name: round(us / 1000, 2) for name, us in functions.most_common(8)}
     return {"extension_ms": extension / 1000, "busy_ms": busy / 1000, "extension_functions": top}
 

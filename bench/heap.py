@@ -43,12 +43,20 @@ def retained_through_script(snapshot: dict[str, Any], script_url_suffix: str) ->
             if edges[e + edge_type_at] != weak:
                 yield edges[e + to_at] // nf
 
-    scripts = {n for n in range(count) if nodes[n * nf + type_at] == code
-               and strings[nodes[n * nf + name_at]].startswith("system / Script /")
-               and strings[nodes[n * nf + name_at]].endswith(script_url_suffix)}
-    ours_code = {n for n in range(count) if nodes[n * nf + type_at] == code
-                 and strings[nodes[n * nf + name_at]].startswith("system / SharedFunctionInfo")
-                 and any(t in scripts for t in targets(n))}
+    scripts = {
+        n
+        for n in range(count)
+        if nodes[n * nf + type_at] == code
+        and strings[nodes[n * nf + name_at]].startswith("system / Script /")
+        and strings[nodes[n * nf + name_at]].endswith(script_url_suffix)
+    }
+    ours_code = {
+        n
+        for n in range(count)
+        if nodes[n * nf + type_at] == code
+        and strings[nodes[n * nf + name_at]].startswith("system / SharedFunctionInfo")
+        and any(t in scripts for t in targets(n))
+    }
     ours = {n for n in range(count) if nodes[n * nf + type_at] == closure and any(t in ours_code for t in targets(n))}
 
     def reachable_bytes(blocked: set[int]) -> int:

@@ -2,21 +2,35 @@
 // extension alike, so that its small cost is the same on both sides. It records:
 // - long tasks (PerformanceObserver 'longtask');
 // - when each message's `done` socket frame (after its last token) arrived;
-// - from then on: each change of that message's number of citation buttons.
+// - from then on: each change of that message's number of citation buttons, and each time
+//   Open WebUI changed the message.
 (() => {
-  const probe = (window.__owcBench = { longtasks: [], doneAt: {}, citeChanges: {} });
+  const probe = { longtasks: [], doneAt: {}, citeChanges: {}, renders: {} };
+  window.__owcBench = probe;
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) probe.longtasks.push({ start: entry.startTime, duration: entry.duration });
   }).observe({ type: 'longtask', buffered: true });
 
   const citeCount = (id) => document.querySelectorAll(`#message-${CSS.escape(id)} .owc-cite`).length;
+  // A batch of mutations adding one of the extension's elements is its pass; any other batch
+  // that changes the message is Open WebUI rendering it.
+  const byExtension = (records) =>
+    records.some((record) =>
+      [...record.addedNodes].some((node) => node instanceof Element && /(^|\s)owc-/.test(node.className)),
+    );
   const watchCitations = (id) => {
-    const changes = (probe.citeChanges[id] = [{ at: performance.now(), count: citeCount(id) }]);
-    const observer = new MutationObserver(() => {
+    const changes = [{ at: performance.now(), count: citeCount(id) }];
+    const renders = [];
+    probe.citeChanges[id] = changes;
+    probe.renders[id] = renders;
+    const observer = new MutationObserver((records) => {
+      const at = performance.now();
+      const message = document.getElementById(`message-${id}`);
+      if (!byExtension(records) && records.some((record) => message?.contains(record.target))) renders.push(at);
       const count = citeCount(id);
-      if (count !== changes[changes.length - 1].count) changes.push({ at: performance.now(), count });
+      if (count !== changes[changes.length - 1].count) changes.push({ at, count });
     });
-    observer.observe(document.body, { childList: true, subtree: true });
+    observer.observe(document.body, { childList: true, subtree: true, characterData: true });
     setTimeout(() => observer.disconnect(), 5000);
   };
 

@@ -6,7 +6,8 @@ import sys
 import threading
 
 from .processes import ServiceError
-from .stack import ROOT, running_stack
+from .stack import ROOT
+from .stack import running_stack
 
 
 def main() -> int:
@@ -15,8 +16,12 @@ def main() -> int:
     parser.add_argument("--port", type=int, default=8080, help="Open WebUI's port")
     parser.add_argument("--litellm-port", type=int, default=4000, help="the LiteLLM proxy's port")
     parser.add_argument("--token-delay-ms", type=int, default=30, help="streaming pace of the mock")
-    parser.add_argument("--first-token-delay-ms", type=int, default=1000,
-                        help="the mock's time to first token (Open WebUI 0.9-0.11 drop a new chat's answer that comes sooner)")
+    parser.add_argument(
+        "--first-token-delay-ms",
+        type=int,
+        default=1000,
+        help="the mock's time to first token (Open WebUI 0.9-0.11 drop a new chat's answer that comes sooner)",
+    )
     args = parser.parse_args()
 
     workdir = ROOT / ".owui"
@@ -25,8 +30,12 @@ def main() -> int:
     print("Starting the mock server, the LiteLLM proxy and Open WebUI (about 20 s)…", flush=True)
     try:
         # Models whose producer sends sources only when asked (RAGFlow) get the custom parameter that asks.
-        with running_stack(workdir, token_delay_ms=args.token_delay_ms, first_token_delay_ms=args.first_token_delay_ms,
-                           ports=(args.mock_port, args.port, args.litellm_port)) as stack:
+        with running_stack(
+            workdir,
+            token_delay_ms=args.token_delay_ms,
+            first_token_delay_ms=args.first_token_delay_ms,
+            ports=(args.mock_port, args.port, args.litellm_port),
+        ) as stack:
             print(f"Mock server:  {stack.mock_url}/docs")
             print(f"LiteLLM:      {stack.litellm_url} (Claude and Gemini scenarios, through the real proxy)")
             print(f"\nOpen WebUI is ready:  {stack.webui_url}/?model=openrag", flush=True)

@@ -29,25 +29,52 @@ def proxied(scenarios: Mapping[str, Scenario]) -> dict[str, str]:
 
 def config(mock_url: str, scenarios: Mapping[str, Scenario]) -> dict:
     """LiteLLM's config.yaml: one model per such scenario, named after it."""
-    models = [{"model_name": name, "litellm_params": {
-        "model": PROVIDER_MODELS[kind], "api_base": f"{mock_url}/providers/{name}{API_BASE_SUFFIX[kind]}", "api_key": "mock"}}
-        for name, kind in proxied(scenarios).items()]
-    return {"model_list": models,
-            "litellm_settings": {"telemetry": False, "drop_params": True, "num_retries": 0, "request_timeout": 60},
-            "general_settings": {"master_key": MASTER_KEY}}
+    models = [
+        {
+            "model_name": name,
+            "litellm_params": {
+                "model": PROVIDER_MODELS[kind],
+                "api_base": f"{mock_url}/providers/{name}{API_BASE_SUFFIX[kind]}",
+                "api_key": "mock",
+            },
+        }
+        for name, kind in proxied(scenarios).items()
+    ]
+    return {
+        "model_list": models,
+        "litellm_settings": {"telemetry": False, "drop_params": True, "num_retries": 0, "request_timeout": 60},
+        "general_settings": {"master_key": MASTER_KEY},
+    }
 
 
-def litellm_proxy(port: int, mock_url: str, scenarios: Mapping[str, Scenario], workdir: Path, log_path: Path) -> Service:
+def litellm_proxy(
+    port: int, mock_url: str, scenarios: Mapping[str, Scenario], workdir: Path, log_path: Path
+) -> Service:
     """The proxy offline: its cost map from the package, no database, and any request that is not
     to this machine sent to a closed port (LiteLLM has no reason to go elsewhere; if it tried, it fails)."""
     workdir.mkdir(parents=True, exist_ok=True)
     config_path = workdir / "litellm-config.yaml"
     config_path.write_text(yaml.safe_dump(config(mock_url, scenarios), sort_keys=False))
     nowhere = "http://127.0.0.1:9"
-    env = {"LITELLM_MASTER_KEY": MASTER_KEY, "LITELLM_LOCAL_MODEL_COST_MAP": "True",
-           "HTTP_PROXY": nowhere, "HTTPS_PROXY": nowhere, "http_proxy": nowhere, "https_proxy": nowhere,
-           "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost"}
-    command = [str(LITELLM_VENV / "bin" / "litellm"), "--config", str(config_path), "--host", "127.0.0.1", "--port", str(port)]
+    env = {
+        "LITELLM_MASTER_KEY": MASTER_KEY,
+        "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+        "HTTP_PROXY": nowhere,
+        "HTTPS_PROXY": nowhere,
+        "http_proxy": nowhere,
+        "https_proxy": nowhere,
+        "NO_PROXY": "127.0.0.1,localhost",
+        "no_proxy": "127.0.0.1,localhost",
+    }
+    command = [
+        str(LITELLM_VENV / "bin" / "litellm"),
+        "--config",
+        str(config_path),
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+    ]
     service = Service("LiteLLM proxy", command, log_path, env)
     service.env.pop("DATABASE_URL", None)  # with one, LiteLLM would start Prisma and a spend database
     return service

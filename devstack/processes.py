@@ -32,8 +32,9 @@ class Service:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         with self.log_path.open("wb") as log:
             # A process group of its own, so that stopping it stops its children too.
-            self.process = subprocess.Popen(self.command, stdout=log, stderr=subprocess.STDOUT,
-                                            env=self.env, start_new_session=True)
+            self.process = subprocess.Popen(
+                self.command, stdout=log, stderr=subprocess.STDOUT, env=self.env, start_new_session=True
+            )
         return self
 
     def log_tail(self, lines: int = 30) -> str:

@@ -28,11 +28,22 @@ import httpx
 from mock_server.registry import load_scenarios
 
 from .processes import free_port
-from .stack import ROOT, mock_server
+from .stack import ROOT
+from .stack import mock_server
 
-# The producers of the README's scenario table (not the hostile or benchmark families).
-SCENARIOS = ("openrag", "azure-on-your-data", "openai-url-citation", "openai-url-citation-flat", "openai-responses",
-             "grok2api", "grok2api-sources-block", "grok2api-go", "perplexity", "answer-spans")
+# The first producers of docs/formats.md's scenario table (not the hostile or benchmark families).
+SCENARIOS = (
+    "openrag",
+    "azure-on-your-data",
+    "openai-url-citation",
+    "openai-url-citation-flat",
+    "openai-responses",
+    "grok2api",
+    "grok2api-sources-block",
+    "grok2api-go",
+    "perplexity",
+    "answer-spans",
+)
 PATHS = {"chat": "/v1/chat/completions", "responses": "/v1/responses", "completions": "/v1/completions"}
 RSS_GROWTH_BOUND_MIB = 50
 RSS_SAMPLE_S = 0.5
@@ -95,8 +106,9 @@ class Tally:
     streamed: int = 0
 
 
-async def _worker(client: httpx.AsyncClient, mix: list[Call], offset: int, deadline: float,
-                  budget: list[int], tally: Tally) -> None:
+async def _worker(
+    client: httpx.AsyncClient, mix: list[Call], offset: int, deadline: float, budget: list[int], tally: Tally
+) -> None:
     turn = offset
     while time.monotonic() < deadline and budget[0] > 0:
         budget[0] -= 1
@@ -123,8 +135,9 @@ async def _sample_rss(pid: int, started: float, samples: list[tuple[float, int]]
         await asyncio.sleep(RSS_SAMPLE_S)
 
 
-async def _load(base_url: str, pid: int, seconds: float, concurrency: int, max_requests: int
-                ) -> tuple[Tally, list[tuple[float, int]], float]:
+async def _load(
+    base_url: str, pid: int, seconds: float, concurrency: int, max_requests: int
+) -> tuple[Tally, list[tuple[float, int]], float]:
     mix = request_mix()
     tally = Tally([], [], {})
     samples: list[tuple[float, int]] = []
@@ -151,8 +164,13 @@ def machine() -> str:
     return f"{os.cpu_count()} cores, {platform.system()} {platform.machine()}, Python {platform.python_version()}"
 
 
-def soak(seconds: float, concurrency: int = 32, token_delay_ms: int = 5, max_requests: int = 1_000_000,
-         out: Path | None = None) -> dict:
+def soak(
+    seconds: float,
+    concurrency: int = 32,
+    token_delay_ms: int = 5,
+    max_requests: int = 1_000_000,
+    out: Path | None = None,
+) -> dict:
     """Runs the load against a mock server started for it; returns (and writes) the report."""
     port = free_port()
     with tempfile.TemporaryDirectory() as logs:
@@ -161,27 +179,41 @@ def soak(seconds: float, concurrency: int = 32, token_delay_ms: int = 5, max_req
             service.wait_until_ready(f"http://127.0.0.1:{port}/v1/models", 30)
             # In a thread of its own: the caller may already run an event loop (pytest-playwright's
             # sync API does, for the rest of a test session), and asyncio.run refuses to nest.
+            assert service.process is not None  # started above
             load = _load(f"http://127.0.0.1:{port}", service.process.pid, seconds, concurrency, max_requests)
             with concurrent.futures.ThreadPoolExecutor(max_workers=1) as thread:
                 tally, samples, elapsed = thread.submit(asyncio.run, load).result()
         finally:
             service.stop()
     rss_mib = [kib / 1024 for _, kib in samples]
-    warm = next(mib for (t, _), mib in zip(samples, rss_mib) if t >= elapsed * 0.1)
+    warm = next(mib for (t, _), mib in zip(samples, rss_mib, strict=True) if t >= elapsed * 0.1)
     latencies = tally.latencies_ms or [0.0]
     report = {
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "machine": machine(),
-        "seconds": round(elapsed, 1), "concurrency": concurrency, "token_delay_ms": token_delay_ms,
-        "requests": len(tally.latencies_ms), "streamed": tally.streamed, "by_call": dict(sorted(tally.by_call.items())),
+        "seconds": round(elapsed, 1),
+        "concurrency": concurrency,
+        "token_delay_ms": token_delay_ms,
+        "requests": len(tally.latencies_ms),
+        "streamed": tally.streamed,
+        "by_call": dict(sorted(tally.by_call.items())),
         "requests_per_s": round(len(tally.latencies_ms) / elapsed, 1),
-        "errors": len(tally.errors), "first_errors": tally.errors[:5],
-        "latency_ms": {"p50": round(_percentile(latencies, 0.5), 1), "p95": round(_percentile(latencies, 0.95), 1),
-                       "max": round(max(latencies), 1)},
-        "rss_mib": {"start": round(rss_mib[0], 1), "after_warm_up": round(warm, 1), "end": round(rss_mib[-1], 1),
-                    "max": round(max(rss_mib), 1), "samples": len(rss_mib),
-                    # about a dozen points over the run: flat, or still climbing at the end
-                    "timeline": [round(mib, 1) for mib in rss_mib[::max(1, len(rss_mib) // 12)]]},
+        "errors": len(tally.errors),
+        "first_errors": tally.errors[:5],
+        "latency_ms": {
+            "p50": round(_percentile(latencies, 0.5), 1),
+            "p95": round(_percentile(latencies, 0.95), 1),
+            "max": round(max(latencies), 1),
+        },
+        "rss_mib": {
+            "start": round(rss_mib[0], 1),
+            "after_warm_up": round(warm, 1),
+            "end": round(rss_mib[-1], 1),
+            "max": round(max(rss_mib), 1),
+            "samples": len(rss_mib),
+            # about a dozen points over the run: flat, or still climbing at the end
+            "timeline": [round(mib, 1) for mib in rss_mib[:: max(1, len(rss_mib) // 12)]],
+        },
         "rss_growth_bound_mib": RSS_GROWTH_BOUND_MIB,
     }
     report["ok"] = report["errors"] == 0 and rss_mib[-1] - warm <= RSS_GROWTH_BOUND_MIB
@@ -194,7 +226,10 @@ def soak(seconds: float, concurrency: int = 32, token_delay_ms: int = 5, max_req
 def table(report: dict) -> str:
     latency, rss = report["latency_ms"], report["rss_mib"]
     rows = [
-        ("duration", f"{report['seconds']} s, {report['concurrency']} concurrent, token delay {report['token_delay_ms']} ms"),
+        (
+            "duration",
+            f"{report['seconds']} s, {report['concurrency']} concurrent, token delay {report['token_delay_ms']} ms",
+        ),
         ("requests", f"{report['requests']} ({report['streamed']} streamed)"),
         *((f"  {call}", str(count)) for call, count in report["by_call"].items()),
         ("requests/s", str(report["requests_per_s"])),
@@ -210,8 +245,9 @@ def table(report: dict) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(prog="python -m devstack.soak", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m devstack.soak", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--seconds", type=float, default=120)
     parser.add_argument("--concurrency", type=int, default=32)
     parser.add_argument("--token-delay-ms", type=int, default=5, help="the mock's pause between stream chunks")

@@ -3,7 +3,8 @@
 import json
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
+from collections.abc import Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,12 +13,24 @@ import httpx
 
 from mock_server.registry import load_scenarios
 
-from .litellm import MASTER_KEY, litellm_proxy, proxied
-from .processes import Service, free_port
+from .litellm import MASTER_KEY
+from .litellm import litellm_proxy
+from .litellm import proxied
+from .processes import Service
+from .processes import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def pinned_open_webui() -> str:
+    """The Open WebUI release this project is pinned to (versions.env, the one place for it)."""
+    lines = (ROOT / "versions.env").read_text().splitlines()
+    pins = dict(line.split("=", 1) for line in lines if "=" in line and not line.startswith("#"))
+    return pins["OPEN_WEBUI_VERSION"].strip()
+
+
 # Where the Makefile installs each Open WebUI version (its OWUI_VERSION, OWUI_CACHE, OWUI_VENV).
-OWUI_VERSION = os.environ.get("OWUI_VERSION", "0.12.4")
+OWUI_VERSION = os.environ.get("OWUI_VERSION") or pinned_open_webui()
 OWUI_CACHE = Path(os.environ.get("OWUI_CACHE", Path.home() / ".cache" / "owui-citations"))
 OWUI_VENV = Path(os.environ.get("OWUI_VENV", OWUI_CACHE / f"open-webui-{OWUI_VERSION}"))
 
@@ -35,10 +48,23 @@ class Stack:
         return httpx.Client(base_url=self.webui_url, headers={"Authorization": f"Bearer {self.token}"}, timeout=60)
 
 
-def mock_server(port: int, log_path: Path, token_delay_ms: int = 0, extra_args: Sequence[str] = (),
-                first_token_delay_ms: int = 0) -> Service:
-    command = [sys.executable, "-m", "mock_server", "--host", "127.0.0.1", "--port", str(port),
-               "--token-delay-ms", str(token_delay_ms), "--first-token-delay-ms", str(first_token_delay_ms), *extra_args]
+def mock_server(
+    port: int, log_path: Path, token_delay_ms: int = 0, extra_args: Sequence[str] = (), first_token_delay_ms: int = 0
+) -> Service:
+    command = [
+        sys.executable,
+        "-m",
+        "mock_server",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--token-delay-ms",
+        str(token_delay_ms),
+        "--first-token-delay-ms",
+        str(first_token_delay_ms),
+        *extra_args,
+    ]
     return Service("mock server", command, log_path)
 
 
@@ -55,8 +81,12 @@ def _connections(mock_url: str, litellm_url: str, scenario_dirs: Sequence[Path])
         "1": {"enable": True, "model_ids": responses_only, "api_type": "responses"},
         "2": {"enable": True, "model_ids": list(proxied(scenarios))},
     }
-    return {"ENABLE_OPENAI_API": True, "OPENAI_API_BASE_URLS": [mock_url, mock_url, litellm_url],
-            "OPENAI_API_KEYS": ["mock", "mock", MASTER_KEY], "OPENAI_API_CONFIGS": configs}
+    return {
+        "ENABLE_OPENAI_API": True,
+        "OPENAI_API_BASE_URLS": [mock_url, mock_url, litellm_url],
+        "OPENAI_API_KEYS": ["mock", "mock", MASTER_KEY],
+        "OPENAI_API_CONFIGS": configs,
+    }
 
 
 def _connections_env(connections: dict) -> dict[str, str]:
@@ -74,7 +104,9 @@ def sign_in(webui_url: str) -> str:
     return signin.json()["token"]
 
 
-def connect_to_mock(webui_url: str, token: str, mock_port: int, litellm_port: int, scenario_dirs: Sequence[Path] = ()) -> None:
+def connect_to_mock(
+    webui_url: str, token: str, mock_port: int, litellm_port: int, scenario_dirs: Sequence[Path] = ()
+) -> None:
     """Open WebUI 0.8 and 0.9 read OPENAI_API_CONFIGS from their database only, not from the
     environment: where the running one does not show our connections, they go through its API."""
     connections = _connections(f"http://127.0.0.1:{mock_port}/v1", f"http://127.0.0.1:{litellm_port}/v1", scenario_dirs)
@@ -102,8 +134,17 @@ def producer_options(scenario_dirs: Sequence[Path] = ()) -> dict[str, dict[str, 
 # What Open WebUI's model editor saves for a model's capabilities when none is changed
 # (ModelEditor.svelte): 0.7 fails every answer of a model saved without them (it reads
 # meta.capabilities.builtin_tools from None).
-EDITOR_CAPABILITIES = {"file_context": True, "vision": True, "file_upload": True, "web_search": True, "image_generation": True,
-                       "code_interpreter": True, "citations": True, "status_updates": True, "builtin_tools": True}
+EDITOR_CAPABILITIES = {
+    "file_context": True,
+    "vision": True,
+    "file_upload": True,
+    "web_search": True,
+    "image_generation": True,
+    "code_interpreter": True,
+    "citations": True,
+    "status_updates": True,
+    "builtin_tools": True,
+}
 
 
 def ask_for_sources(webui_url: str, token: str, scenario_dirs: Sequence[Path] = ()) -> None:
@@ -111,15 +152,28 @@ def ask_for_sources(webui_url: str, token: str, scenario_dirs: Sequence[Path] = 
     with httpx.Client(base_url=webui_url, headers={"Authorization": f"Bearer {token}"}, timeout=60) as api:
         for model, custom_params in producer_options(scenario_dirs).items():
             meta = {"description": f"{model}, sources on", "capabilities": EDITOR_CAPABILITIES}
-            form = {"id": model, "name": model, "base_model_id": None, "meta": meta, "params": {"custom_params": custom_params}}
+            form = {
+                "id": model,
+                "name": model,
+                "base_model_id": None,
+                "meta": meta,
+                "params": {"custom_params": custom_params},
+            }
             if api.get("/api/v1/models/model", params={"id": model}).status_code == 200:
                 api.post("/api/v1/models/model/update", params={"id": model}, json=form).raise_for_status()
             else:
                 api.post("/api/v1/models/create", json=form).raise_for_status()
 
 
-def open_webui(port: int, mock_port: int, litellm_port: int, data_dir: Path, log_path: Path,
-               extra_env: dict[str, str] | None = None, scenario_dirs: Sequence[Path] = ()) -> Service:
+def open_webui(
+    port: int,
+    mock_port: int,
+    litellm_port: int,
+    data_dir: Path,
+    log_path: Path,
+    extra_env: dict[str, str] | None = None,
+    scenario_dirs: Sequence[Path] = (),
+) -> Service:
     """A real Open WebUI from its pinned venv: offline, no login, no background LLM tasks."""
     mock_url = f"http://127.0.0.1:{mock_port}/v1"
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -157,9 +211,14 @@ def open_webui(port: int, mock_port: int, litellm_port: int, data_dir: Path, log
 
 
 @contextmanager
-def running_stack(workdir: Path, extra_env: dict[str, str] | None = None, token_delay_ms: int = 0,
-                  scenario_dirs: Sequence[Path] = (), first_token_delay_ms: int = 0,
-                  ports: tuple[int, int, int] | None = None) -> Iterator[Stack]:
+def running_stack(
+    workdir: Path,
+    extra_env: dict[str, str] | None = None,
+    token_delay_ms: int = 0,
+    scenario_dirs: Sequence[Path] = (),
+    first_token_delay_ms: int = 0,
+    ports: tuple[int, int, int] | None = None,
+) -> Iterator[Stack]:
     """The mock server, the LiteLLM proxy and Open WebUI, each a real process, until the block
     ends; on free ports unless ``ports`` (mock, Open WebUI, LiteLLM) are given. ``workdir``
     receives Open WebUI's data, LiteLLM's config and the logs."""
@@ -169,8 +228,9 @@ def running_stack(workdir: Path, extra_env: dict[str, str] | None = None, token_
     scenario_args = [arg for directory in scenario_dirs for arg in ("--scenarios", str(directory))]
     mock = mock_server(mock_port, logs / "mock-server.log", token_delay_ms, scenario_args, first_token_delay_ms).start()
     litellm = litellm_proxy(litellm_port, mock_url, load_scenarios(list(scenario_dirs)), workdir, logs / "litellm.log")
-    webui = open_webui(webui_port, mock_port, litellm_port, workdir / "owui-data", logs / "open-webui.log",
-                       extra_env, scenario_dirs)
+    webui = open_webui(
+        webui_port, mock_port, litellm_port, workdir / "owui-data", logs / "open-webui.log", extra_env, scenario_dirs
+    )
     try:
         mock.wait_until_ready(f"{mock_url}/v1/models", 30)
         litellm.start()

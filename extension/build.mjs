@@ -10,6 +10,15 @@ const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 // One version for the bundle, the wheel and the browser extension: the repository's VERSION file.
 const version = readFileSync(here('../VERSION'), 'utf8').trim();
 
+// The styles, minified, go into the bundle as one string (ui/styles.ts).
+const styles = await build({
+  entryPoints: [here('src/ui/styles.css')],
+  bundle: true,
+  minify: true,
+  write: false,
+  logLevel: 'warning',
+});
+
 const [, bundled] = await Promise.all([
   build({
     entryPoints: [here('src/core/index.ts')],
@@ -30,11 +39,13 @@ const [, bundled] = await Promise.all([
     target: 'chrome110',
     minify: true,
     sourcemap: true,
-    define: { VERSION: JSON.stringify(version) },
+    define: { VERSION: JSON.stringify(version), STYLES: JSON.stringify(styles.outputFiles[0].text.trim()) },
     legalComments: 'none',
     // The installer puts a customised loader.js after the bundle: that code must run as written
     // (so "use strict" is this function's, not the file's) and run even if the bundle throws.
-    banner: { js: `/* owui-citations ${version} (Open WebUI's /static/loader.js) */\n(function () { 'use strict'; try {` },
+    banner: {
+      js: `/* owui-citations ${version} (Open WebUI's /static/loader.js) */\n(function () { 'use strict'; try {`,
+    },
     footer: { js: "} catch (error) { console.warn('owui-citations: not started', error); } })();" },
     metafile: true,
     logLevel: 'warning',

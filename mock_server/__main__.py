@@ -14,12 +14,24 @@ def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m mock_server", description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=9000)
-    parser.add_argument("--token-delay-ms", type=int, default=0, metavar="N",
-                        help="pause N ms between stream chunks (default: none)")
-    parser.add_argument("--first-token-delay-ms", type=int, default=0, metavar="N",
-                        help="pause N ms before each answer, a backend's time to first token (default: none)")
-    parser.add_argument("--scenarios", type=Path, action="append", default=[], metavar="DIR",
-                        help="load more scenario files from DIR (may be repeated)")
+    parser.add_argument(
+        "--token-delay-ms", type=int, default=0, metavar="N", help="pause N ms between stream chunks (default: none)"
+    )
+    parser.add_argument(
+        "--first-token-delay-ms",
+        type=int,
+        default=0,
+        metavar="N",
+        help="pause N ms before each answer, a backend's time to first token (default: none)",
+    )
+    parser.add_argument(
+        "--scenarios",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="load more scenario files from DIR (may be repeated)",
+    )
     args = parser.parse_args()
     try:
         app = create_app(args.scenarios, args.token_delay_ms, args.first_token_delay_ms)

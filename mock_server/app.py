@@ -1,3 +1,4 @@
+from collections.abc import Sequence
 from pathlib import Path
 
 from fastapi import FastAPI
@@ -7,12 +8,17 @@ from fastapi.staticfiles import StaticFiles
 from .errors import install_error_handlers
 from .json_bodies import JsonBodies
 from .registry import load_scenarios
-from .routers import documents, generation, models, providers
+from .routers import documents
+from .routers import generation
+from .routers import models
+from .routers import providers
 
 DOCUMENTS = Path(__file__).parent / "documents"
 
 
-def create_app(extra_scenario_dirs: list[Path] = (), token_delay_ms: int = 0, first_token_delay_ms: int = 0) -> FastAPI:
+def create_app(
+    extra_scenario_dirs: Sequence[Path] = (), token_delay_ms: int = 0, first_token_delay_ms: int = 0
+) -> FastAPI:
     app = FastAPI(
         title="Citation wire-format mock",
         description="An OpenAI-compatible server whose models are scenarios: each replays one "

@@ -5,7 +5,8 @@ clients that compare or re-parse them can behave differently, so the mock keeps 
 """
 
 import json
-from typing import Any, Literal
+from typing import Any
+from typing import Literal
 
 JsonStyle = Literal["python", "compact", "go"]
 

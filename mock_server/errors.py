@@ -3,7 +3,8 @@
 import json
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI
+from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
@@ -24,13 +25,23 @@ class ErrorResponse(BaseModel):
 # What every router documents: one OpenAI-style shape for all 4xx. Naming a 4XX range also keeps
 # FastAPI from documenting its default 422, which this server never answers (invalid is 400).
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
-    "4XX": {"model": ErrorResponse, "description": "An OpenAI-style error: bad request (400), unknown model or id (404)."},
+    "4XX": {
+        "model": ErrorResponse,
+        "description": "An OpenAI-style error: bad request (400), unknown model or id (404).",
+    },
 }
 
 
 class OpenAIError(Exception):
-    def __init__(self, status: int, message: str, *, type: str = "invalid_request_error",
-                 param: str | None = None, code: str | None = None):
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        *,
+        type: str = "invalid_request_error",
+        param: str | None = None,
+        code: str | None = None,
+    ):
         super().__init__(message)
         self.status, self.message, self.type, self.param, self.code = status, message, type, param, code
 
@@ -43,15 +54,20 @@ class _AsciiJSONResponse(JSONResponse):
         return json.dumps(content, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode()
 
 
-def error_response(status: int, message: str, type: str = "invalid_request_error",
-                   param: str | None = None, code: str | None = None) -> JSONResponse:
+def error_response(
+    status: int, message: str, type: str = "invalid_request_error", param: str | None = None, code: str | None = None
+) -> JSONResponse:
     body = ErrorResponse(error=ErrorDetail(message=message, type=type, param=param, code=code))
     return _AsciiJSONResponse(body.model_dump(), status_code=status)
 
 
 def unknown_model(model: str) -> OpenAIError:
-    return OpenAIError(404, f"The model `{model}` does not exist or you do not have access to it.",
-                       param="model", code="model_not_found")
+    return OpenAIError(
+        404,
+        f"The model `{model}` does not exist or you do not have access to it.",
+        param="model",
+        code="model_not_found",
+    )
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -67,8 +83,9 @@ def install_error_handlers(app: FastAPI) -> None:
             return error_response(400, "We could not parse the JSON body of your request.", code="invalid_json")
         if not location:  # the body as a whole
             missing = first.get("type") == "missing"
-            return error_response(400, "The request body is missing." if missing
-                                  else "The request body must be a JSON object.")
+            return error_response(
+                400, "The request body is missing." if missing else "The request body must be a JSON object."
+            )
         param = ".".join(location)
         return error_response(400, f"Invalid value for '{param}': {first.get('msg', 'malformed')}.", param=param)
 

@@ -3,7 +3,10 @@
 ``curl -d '{…}'`` sends ``application/x-www-form-urlencoded``; OpenAI-compatible servers read
 the body as JSON anyway, and FastAPI would otherwise reject it as "not an object"."""
 
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp
+from starlette.types import Receive
+from starlette.types import Scope
+from starlette.types import Send
 
 _JSON = (b"content-type", b"application/json")
 

@@ -2,6 +2,7 @@
 start-up with its name and reason instead of failing a request later."""
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -78,7 +79,7 @@ def load_file(path: Path, known: dict[str, Scenario] | None = None) -> list[Scen
     return scenarios
 
 
-def load_scenarios(extra_dirs: list[Path] = ()) -> dict[str, Scenario]:
+def load_scenarios(extra_dirs: Sequence[Path] = ()) -> dict[str, Scenario]:
     """Built-in scenarios plus every *.yaml, *.yml and *.json file in ``extra_dirs``, in that
     order; a file whose name starts with "_" is data for ``$include``, not a scenario."""
     registry: dict[str, Scenario] = {}

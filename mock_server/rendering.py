@@ -2,20 +2,31 @@
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
 
+from .encoding import JsonStyle
 from .encoding import dumps
-from .scenarios import ENDPOINT_KINDS, Endpoint, Scenario, StreamEntry, WholeSegment
-from .templates import Renderer, TemplateError
+from .scenarios import ENDPOINT_KINDS
+from .scenarios import Endpoint
+from .scenarios import EndpointKind
+from .scenarios import Scenario
+from .scenarios import StreamEntry
+from .scenarios import WholeSegment
+from .templates import Renderer
+from .templates import TemplateError
 
-EndpointKind = Literal["chat", "completions", "responses", "anthropic", "gemini"]
 _WORD_START = re.compile(r"(?<=\S)(?=\s)")
 
 # OpenAI's stream_options.include_usage: one more chunk, with no choices, before [DONE].
 _USAGE_CHUNK = {
-    "id": "${id}", "object": "chat.completion.chunk", "created": "${created}",
-    "model": "${model}", "choices": [], "usage": "${usage}",
+    "id": "${id}",
+    "object": "chat.completion.chunk",
+    "created": "${created}",
+    "model": "${model}",
+    "choices": [],
+    "usage": "${usage}",
 }
 
 
@@ -78,7 +89,7 @@ def render_body(scenario: Scenario, kind: EndpointKind, facts: RequestFacts) -> 
     return dumps(body, scenario.json_style.body)
 
 
-def _sse(data: Any, event: str | None, style: str, delay_ms: int) -> ServerSentEvent:
+def _sse(data: Any, event: str | None, style: JsonStyle, delay_ms: int) -> ServerSentEvent:
     payload = data if isinstance(data, str) else dumps(data, style)
     prefix = f"event: {event}\n" if event else ""
     return ServerSentEvent(f"{prefix}data: {payload}\n\n", delay_ms)

@@ -2,7 +2,9 @@
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel
+from pydantic import ConfigDict
+from pydantic import Field
 
 
 class _Request(BaseModel):
@@ -47,7 +49,9 @@ def count_words(value: Any) -> int:
         elif isinstance(item, list):
             pending.extend(item)
         elif isinstance(item, dict):
-            pending.extend(part for key, part in item.items() if key in {"content", "contents", "parts", "text", "input"})
+            pending.extend(
+                part for key, part in item.items() if key in {"content", "contents", "parts", "text", "input"}
+            )
     return words
 
 

@@ -1,18 +1,22 @@
-"""The shape of a scenario file: one producer's wire format as data (README, "Adding a scenario").
+"""The shape of a scenario file: one producer's wire format as data (docs/contributing.md, "Scenario files").
 
 A file holds the producer's answer, the variables its bodies share (sources, ids), and for
 each endpoint it speaks a body template and a list of stream entries.
 """
 
 from typing import Any
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel
+from pydantic import ConfigDict
+from pydantic import Field
+from pydantic import model_validator
 
 from .encoding import JsonStyle
 
-
-OPENAI_KINDS = ("chat", "completions", "responses")
-PROVIDER_KINDS = ("anthropic", "gemini")
+EndpointKind = Literal["chat", "completions", "responses", "anthropic", "gemini"]
+OPENAI_KINDS: tuple[EndpointKind, ...] = ("chat", "completions", "responses")
+PROVIDER_KINDS: tuple[EndpointKind, ...] = ("anthropic", "gemini")
 ENDPOINT_KINDS = OPENAI_KINDS + PROVIDER_KINDS
 
 
@@ -28,12 +32,16 @@ class StreamEntry(_Strict):
     data: Any = Field(description="chunk template; a plain string is sent as is")
     event: str | None = Field(None, description="SSE `event:` name (Responses API)")
     pieces: str | None = Field(
-        None, pattern=r"^-?\d*:-?\d*$",
+        None,
+        pattern=r"^-?\d*:-?\d*$",
         description="repeat this entry for a slice of the answer pieces (Python slice: ':' all, "
-        "':-1' all but the last, '-1:' the last), binding ${piece}")
+        "':-1' all but the last, '-1:' the last), binding ${piece}",
+    )
     each: str | None = Field(
-        None, description="repeat this entry for each item of this list variable, binding ${item} (and ${i}, from 1): "
-        "one event per citation (Anthropic's citations_delta)")
+        None,
+        description="repeat this entry for each item of this list variable, binding ${item} (and ${i}, from 1): "
+        "one event per citation (Anthropic's citations_delta)",
+    )
     delay_ms: int = Field(0, ge=0, description="pause before this entry, part of the producer's timing")
 
     @model_validator(mode="after")
@@ -60,10 +68,13 @@ class Scenario(_Strict):
     json_style: JsonStyles = JsonStyles()
     vars: dict[str, Any] = {}
     switches: dict[str, str] = Field(
-        {}, description="variables bound to what the request asks for: name -> a dotted path in the request "
-        "body (`extra_body.reference`); the variable is true when the value there is true")
+        {},
+        description="variables bound to what the request asks for: name -> a dotted path in the request "
+        "body (`extra_body.reference`); the variable is true when the value there is true",
+    )
     answer: list[str | WholeSegment] = Field(
-        description="the answer text: strings are streamed word by word, {whole: …} as one chunk")
+        description="the answer text: strings are streamed word by word, {whole: …} as one chunk"
+    )
     chat: Endpoint | None = None
     completions: Endpoint | None = None
     responses: Endpoint | None = None

@@ -2,14 +2,22 @@
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
+from collections.abc import Mapping
 from typing import Any
 
-from fastapi import Request, Response
+from fastapi import Request
+from fastapi import Response
 from fastapi.responses import StreamingResponse
 
-from .errors import OpenAIError, unknown_model
-from .rendering import EndpointKind, RequestFacts, ServerSentEvent, render_body, render_stream, switches_of
+from .errors import OpenAIError
+from .errors import unknown_model
+from .rendering import EndpointKind
+from .rendering import RequestFacts
+from .rendering import ServerSentEvent
+from .rendering import render_body
+from .rendering import render_stream
+from .rendering import switches_of
 from .request_models import count_words
 
 
@@ -21,8 +29,16 @@ async def _paced(events: list[ServerSentEvent], token_delay_ms: int) -> AsyncIte
         yield event.text
 
 
-def serve(request: Request, scenario_name: str, model: str, kind: EndpointKind, body: Mapping[str, Any],
-          prompt: object, stream: bool, include_usage: bool = False) -> Response:
+def serve(
+    request: Request,
+    scenario_name: str,
+    model: str,
+    kind: EndpointKind,
+    body: Mapping[str, Any],
+    prompt: object,
+    stream: bool,
+    include_usage: bool = False,
+) -> Response:
     """``scenario_name`` picks the scenario (the model id, or a path segment for a provider's own
     API, whose model ids are the provider's); ``model`` is the name its bodies carry."""
     scenario = request.app.state.scenarios.get(scenario_name)
@@ -30,12 +46,20 @@ def serve(request: Request, scenario_name: str, model: str, kind: EndpointKind, 
         raise unknown_model(scenario_name)
     endpoint = scenario.endpoint(kind)
     if endpoint is None:
-        raise OpenAIError(400, f"The model `{scenario_name}` does not support {request.url.path}.",
-                          param="model", code="unsupported_endpoint")
+        raise OpenAIError(
+            400,
+            f"The model `{scenario_name}` does not support {request.url.path}.",
+            param="model",
+            code="unsupported_endpoint",
+        )
     if first_token_delay_ms := request.app.state.first_token_delay_ms:
         time.sleep(first_token_delay_ms / 1000)  # a worker thread of the sync endpoint, not the event loop
-    facts = RequestFacts(model=model, base_url=str(request.base_url), prompt_tokens=count_words(prompt),
-                         switches=switches_of(scenario, body))
+    facts = RequestFacts(
+        model=model,
+        base_url=str(request.base_url),
+        prompt_tokens=count_words(prompt),
+        switches=switches_of(scenario, body),
+    )
     if not stream:
         return Response(render_body(scenario, kind, facts), media_type="application/json")
     if endpoint.stream is None:

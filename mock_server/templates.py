@@ -129,7 +129,9 @@ class Renderer:
         for _ in range(nth):
             index = haystack.find(needle, index + 1)
             if index < 0:
-                raise TemplateError(f"$offset: occurrence {nth} of {needle!r} not found in ${{{spec.get('in', 'answer')}}}")
+                raise TemplateError(
+                    f"$offset: occurrence {nth} of {needle!r} not found in ${{{spec.get('in', 'answer')}}}"
+                )
         if spec.get("end", False):
             index += len(needle)
         return offset_in(haystack, index, spec.get("unit", "code_points"))
@@ -155,7 +157,7 @@ class Renderer:
         if "join" in spec:
             raise TemplateError("$repeat: key and join do not go together")
         keyed: dict[str, Any] = {}
-        for binding, item in zip(bindings, items):
+        for binding, item in zip(bindings, items, strict=True):
             key = str(self.child(binding).render(spec["key"]))
             if key in keyed:
                 raise TemplateError(f"$repeat: the key {key!r} comes twice")

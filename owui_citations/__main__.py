@@ -7,8 +7,14 @@ import argparse
 import sys
 from pathlib import Path
 
-from .installer import BUNDLE, InstallError, default_frontend, install, status, uninstall
-from .served import Unreachable, served
+from .installer import BUNDLE
+from .installer import InstallError
+from .installer import default_frontend
+from .installer import install
+from .installer import status
+from .installer import uninstall
+from .served import Unreachable
+from .served import served
 
 
 def report_status(frontend: Path, bundle: Path, url: str | None) -> int:
@@ -18,7 +24,10 @@ def report_status(frontend: Path, bundle: Path, url: str | None) -> int:
     if url:
         running = served(url)
         if running.extension is None:
-            print(f"Served by {url}: no — Open WebUI {running.open_webui} serves another loader.js (restart it after installing).")
+            print(
+                f"Served by {url}: no — Open WebUI {running.open_webui} serves another loader.js"
+                " (restart it after installing)."
+            )
             ok = False
         else:
             print(f"Served by {url}: yes, version {running.extension} (Open WebUI {running.open_webui}).")
@@ -26,12 +35,17 @@ def report_status(frontend: Path, bundle: Path, url: str | None) -> int:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(prog="owui-citations", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="owui-citations", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("action", choices=["install", "uninstall", "status"])
-    parser.add_argument("--frontend-dir", type=Path, help="Open WebUI's frontend (default: the importable open_webui's)")
+    parser.add_argument(
+        "--frontend-dir", type=Path, help="Open WebUI's frontend (default: the importable open_webui's)"
+    )
     parser.add_argument("--bundle", type=Path, default=BUNDLE, help="the bundle to install (default: this package's)")
-    parser.add_argument("--url", help="status: also ask this running Open WebUI what it serves, e.g. http://localhost:8080")
+    parser.add_argument(
+        "--url", help="status: also ask this running Open WebUI what it serves, e.g. http://localhost:8080"
+    )
     args = parser.parse_args()
     try:
         frontend = args.frontend_dir or default_frontend()

@@ -41,7 +41,9 @@ def check_frontend(frontend: Path) -> Path:
     if not index.is_file() or not loader.is_file():
         raise InstallError(f"{frontend} is not an Open WebUI frontend: it has no index.html and static/loader.js.")
     if "/static/loader.js" not in read(index):
-        raise InstallError(f"{frontend}/index.html does not load /static/loader.js; this Open WebUI cannot load the extension.")
+        raise InstallError(
+            f"{frontend}/index.html does not load /static/loader.js; this Open WebUI cannot load the extension."
+        )
     return loader
 
 
@@ -77,8 +79,10 @@ def check_writable(directory: Path) -> None:
         probe.write_text("")
         probe.unlink()
     except OSError as error:
-        raise InstallError(f"{directory} cannot be written ({error.strerror}): a read-only image layer or mount? "
-                           "Install where the frontend can be changed (see the README's Docker section).") from error
+        raise InstallError(
+            f"{directory} cannot be written ({error.strerror}): a read-only image layer or mount? "
+            "Install where the frontend can be changed (see the README's Install section, Docker)."
+        ) from error
 
 
 def chained(bundle_text: str, previous: str) -> str:
@@ -110,8 +114,10 @@ def install(frontend: Path, bundle: Path = BUNDLE) -> str:
     if source_map.is_file():
         write_whole(loader.with_name(source_map.name), read(source_map))
     kept = " (the code that was in it runs after the extension)" if previous.strip() else ""
-    return (f"Installed Open WebUI Citations {version} as {loader}{kept}; "
-            f"the original is kept as {backup.name}. Restart Open WebUI.")
+    return (
+        f"Installed Open WebUI Citations {version} as {loader}{kept}; "
+        f"the original is kept as {backup.name}. Restart Open WebUI."
+    )
 
 
 def uninstall(frontend: Path) -> str:
@@ -153,14 +159,18 @@ def status(frontend: Path, bundle: Path = BUNDLE) -> Status:
     lines = [f"Frontend: {frontend} (Open WebUI {open_webui_version(frontend)})"]
     if installed is None:
         if backup_of(loader).is_file():
-            lines.append("Extension: NOT INSTALLED — it was, but loader.js is someone else's again (an upgrade or "
-                         "reinstall of Open WebUI puts its own back). Run `owui-citations install`, then restart Open WebUI.")
+            lines.append(
+                "Extension: NOT INSTALLED — it was, but loader.js is someone else's again (an upgrade or "
+                "reinstall of Open WebUI puts its own back). Run `owui-citations install`, then restart Open WebUI."
+            )
         else:
             lines.append("Extension: not installed. Run `owui-citations install`, then restart Open WebUI.")
         return Status(lines, False)
     up_to_date = packaged is None or installed == packaged
-    lines.append(f"Extension: installed, version {installed}" + ("" if up_to_date else
-                 f"; this package has {packaged}: run `owui-citations install` to update"))
+    lines.append(
+        f"Extension: installed, version {installed}"
+        + ("" if up_to_date else f"; this package has {packaged}: run `owui-citations install` to update")
+    )
     if CHAINED in installed_text:
         lines.append("Chained: the loader.js that was there before runs after the extension.")
     return Status(lines, up_to_date)

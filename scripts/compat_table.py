@@ -1,7 +1,7 @@
-"""The compatibility table of the README, from the last `make test-matrix` run.
+"""The table of docs/compatibility.md, from the last `make test-matrix` run.
 
-    python scripts/compat_table.py 0.6.43 0.7.2 …   # results of those versions -> docs/compat.json -> README
-    python scripts/compat_table.py                  # README again from docs/compat.json
+    python scripts/compat_table.py 0.6.43 0.7.2 …   # results of those versions -> docs/compat.json -> the table
+    python scripts/compat_table.py                  # the table again from docs/compat.json
 
 Each end-to-end run leaves test-results/e2e-<version>.json (tests/e2e/results.py). Per version,
 the scenario tests give three cells: streaming, non-streaming (each: the answer as it arrives),
@@ -22,10 +22,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS_DIR = ROOT / "test-results"
 COMPAT_JSON = ROOT / "docs" / "compat.json"
-README = ROOT / "README.md"
+PAGE = ROOT / "docs" / "compatibility.md"
 START, END = "<!-- compat-table:start -->", "<!-- compat-table:end -->"
 SCENARIO_TEST = "test_scenario_shows_its_sources_and_keeps_them_after_reload"
 COLUMNS = ["streaming", "non-streaming", "after reload", "other e2e tests"]
+
+
+def _gaps(label: str, gap: str) -> dict[str, str]:
+    """A test's gap: one reason, or several scenarios' (tests/e2e/limits.py, `gaps_named`: a JSON object)."""
+    try:
+        named = json.loads(gap)
+    except ValueError:
+        return {label: gap}
+    return named if isinstance(named, dict) else {label: gap}
 
 
 def _label(test: dict) -> str:
@@ -93,7 +102,11 @@ def render(compat: dict) -> str:
     rows = []
     for version in compat["versions"]:
         if version.get("missing"):
-            rows.append(f"| {version['open_webui']} | " + " | ".join(["no results: the run did not finish"] * len(COLUMNS)) + " |")
+            rows.append(
+                f"| {version['open_webui']} | "
+                + " | ".join(["no results: the run did not finish"] * len(COLUMNS))
+                + " |"
+            )
             continue
         label = version["open_webui"] + (f" [{note(version['condition'])}]" if "condition" in version else "")
         cells = []
@@ -104,9 +117,15 @@ def render(compat: dict) -> str:
                 continue
             ok = cell["works"] + len(cell["gaps"])
             text = f"works ({ok}/{cell['total']})" if not cell["failures"] else f"**fails** ({ok}/{cell['total']})"
-            marks = [f"`{name}` gap [{note(reason)}]" for name, reason in cell["gaps"].items()]
-            marks += [f"`{name}` fails [{note(version['open_webui'] + f' {name}: {error}')}]"
-                      for name, error in cell["failures"].items()]
+            marks = [
+                f"`{name}` gap [{note(reason)}]"
+                for label, gap in cell["gaps"].items()
+                for name, reason in _gaps(label, gap).items()
+            ]
+            marks += [
+                f"`{name}` fails [{note(version['open_webui'] + f' {name}: {error}')}]"
+                for name, error in cell["failures"].items()
+            ]
             cells.append(text + ("; " + ", ".join(marks) if marks else ""))
         rows.append(f"| {label} | " + " | ".join(cells) + " |")
     lines = [
@@ -124,12 +143,12 @@ def render(compat: dict) -> str:
     return "\n".join(lines)
 
 
-def update_readme(compat: dict) -> None:
-    text = README.read_text()
+def update_page(compat: dict) -> None:
+    text = PAGE.read_text()
     pattern = re.compile(re.escape(START) + ".*?" + re.escape(END), re.S)
     if not pattern.search(text):
-        sys.exit(f"{README}: no {START} … {END} section to replace")
-    README.write_text(pattern.sub(lambda _: render(compat), text))
+        sys.exit(f"{PAGE}: no {START} … {END} section to replace")
+    PAGE.write_text(pattern.sub(lambda _: render(compat), text))
 
 
 def main() -> None:
@@ -138,11 +157,13 @@ def main() -> None:
     args = parser.parse_args()
     if args.versions:
         results = {v: RESULTS_DIR / f"e2e-{v}.json" for v in args.versions}
-        versions = [summarize(json.loads(path.read_text())) if path.exists() else {"open_webui": v, "missing": True}
-                    for v, path in results.items()]
+        versions = [
+            summarize(json.loads(path.read_text())) if path.exists() else {"open_webui": v, "missing": True}
+            for v, path in results.items()
+        ]
         compat = {"date": datetime.date.today().isoformat(), "versions": versions}
         COMPAT_JSON.write_text(json.dumps(compat, indent=1, ensure_ascii=False) + "\n")
-    update_readme(json.loads(COMPAT_JSON.read_text()))
+    update_page(json.loads(COMPAT_JSON.read_text()))
 
 
 if __name__ == "__main__":

@@ -31,9 +31,23 @@ def build_wheel() -> None:
     PACKAGED_BUNDLE.mkdir()
     for name in ("owui-citations.js", "owui-citations.js.map"):
         shutil.copy2(BUILT / name, PACKAGED_BUNDLE / name)
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps",
-                    "--no-build-isolation", "--wheel-dir", str(DIST), str(ROOT)], check=True,
-                   env={**os.environ, "SOURCE_DATE_EPOCH": "315532800"})  # 1980: the same wheel, byte for byte
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--no-deps",
+            "--no-build-isolation",
+            "--wheel-dir",
+            str(DIST),
+            str(ROOT),
+        ],
+        check=True,
+        env={**os.environ, "SOURCE_DATE_EPOCH": "315532800"},
+    )  # 1980: the same wheel, byte for byte
     shutil.rmtree(ROOT / "build", ignore_errors=True)
 
 
@@ -49,7 +63,7 @@ def main() -> int:
     artifacts = sorted(DIST.iterdir())
     sums = [f"{hashlib.sha256(p.read_bytes()).hexdigest()}  {p.name}" for p in artifacts]
     (DIST / "SHA256SUMS").write_text("\n".join(sums) + "\n")
-    for line, path in zip(sums, artifacts):
+    for line, path in zip(sums, artifacts, strict=True):
         print(f"{path.stat().st_size / 1024:8.1f} KiB  {line}")
     return 0
 

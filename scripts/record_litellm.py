@@ -10,9 +10,12 @@ from pathlib import Path
 
 import httpx
 
-from devstack.litellm import MASTER_KEY, litellm_proxy, proxied
+from devstack.litellm import MASTER_KEY
+from devstack.litellm import litellm_proxy
+from devstack.litellm import proxied
 from devstack.processes import free_port
-from devstack.stack import ROOT, mock_server
+from devstack.stack import ROOT
+from devstack.stack import mock_server
 from mock_server.registry import load_scenarios
 
 FIXTURES = ROOT / "extension" / "src" / "core" / "fixtures" / "litellm"
@@ -34,7 +37,9 @@ def main() -> int:
             with httpx.Client(base_url=f"http://127.0.0.1:{proxy_port}/v1", headers=headers, timeout=60) as proxy_api:
                 for name in proxied(scenarios):
                     for stream, suffix in ((False, "json"), (True, "sse")):
-                        answer = proxy_api.post("/chat/completions", json={"model": name, "messages": ASK, "stream": stream})
+                        answer = proxy_api.post(
+                            "/chat/completions", json={"model": name, "messages": ASK, "stream": stream}
+                        )
                         answer.raise_for_status()
                         text = answer.text.replace(f"{mock_url}/", "http://127.0.0.1:9000/")
                         (FIXTURES / f"{name}.{suffix}").write_text(text)

@@ -14,8 +14,13 @@ pytestmark = pytest.mark.e2e
 
 def test_benchmark_smoke_run_measures_every_figure(tmp_path: Path) -> None:
     out = tmp_path / "results.json"
-    result = subprocess.run([sys.executable, "-m", "bench", "--smoke", "--out", str(out)], cwd=ROOT,
-                            capture_output=True, text=True, timeout=900)
+    result = subprocess.run(
+        [sys.executable, "-m", "bench", "--smoke", "--out", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     rows = json.loads(out.read_text())["rows"]
     figures = {row["metric"].split(".")[0] for row in rows}
@@ -31,18 +36,32 @@ def test_the_apps_calls_through_the_extensions_hooks_count_for_the_app() -> None
     from bench.browser import attribute
 
     def frame(node_id: int, name: str, url: str, children: list[int]) -> dict:
-        return {"id": node_id, "callFrame": {"functionName": name, "url": url, "lineNumber": 0, "columnNumber": node_id},
-                "children": children}
+        return {
+            "id": node_id,
+            "callFrame": {"functionName": name, "url": url, "lineNumber": 0, "columnNumber": node_id},
+            "children": children,
+        }
 
     loader, app = "http://owui/static/loader.js", "http://owui/_app/immutable/chunk.js"
-    profile = {"nodes": [
-        frame(1, "(root)", "", [2, 4, 6, 8, 10]),
-        frame(2, "window.fetch", loader, [3]), frame(3, "fetch", "", []),  # the app's request, through our hook
-        frame(4, "storedMessage", loader, [5]), frame(5, "fetch", "", []),  # our own request
-        frame(6, "St.Element.setAttribute", loader, [7]), frame(7, "setAttribute", "", []),  # the app's attribute
-        frame(8, "el", loader, [9]), frame(9, "setAttribute", "", []),  # ours, on our own button
-        frame(10, "render", app, []),
-    ], "samples": [3, 5, 7, 9, 10, 2], "timeDeltas": [1000, 2000, 4000, 8000, 16000, 32000]}
-    measured = attribute(profile)
+    profile = {
+        "nodes": [
+            frame(1, "(root)", "", [2, 4, 6, 8, 10]),
+            frame(2, "i", loader, [3]),
+            frame(3, "fetch", "", []),  # the app's request, through our hook
+            frame(4, "storedMessage", loader, [5]),
+            frame(5, "fetch", "", []),  # our own request
+            frame(6, "St", loader, [7]),
+            frame(7, "setAttribute", "", []),  # the app's attribute
+            frame(8, "el", loader, [9]),
+            frame(9, "setAttribute", "", []),  # ours, on our own button
+            frame(10, "render", app, []),
+        ],
+        "samples": [3, 5, 7, 9, 10, 2],
+        "timeDeltas": [1000, 2000, 4000, 8000, 16000, 32000],
+    }
+    # Where the minified functions come from (the bundle's source map, in a real profile).
+    sources = {2: "capture/fetch.ts:51", 4: "persist/openwebui.ts:60", 6: "ui/favicons.ts:34", 8: "ui/dom.ts:12"}
+    measured = attribute(profile, lambda positions: {(line, column): sources[column] for line, column in positions})
     assert measured["extension_ms"] == 2 + 8 + 32  # our fetch, our setAttribute, the hook's own JavaScript
     assert measured["busy_ms"] == 63
+    assert measured["extension_functions"]["capture/fetch.ts:51"] == 32

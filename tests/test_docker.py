@@ -41,7 +41,10 @@ def test_the_compose_alternatives_build_that_image_or_mount_the_same_files() -> 
     compose = yaml.safe_load((DOCKER / "compose.yaml").read_text())
     built, mounted = compose["services"]["open-webui"], compose["services"]["open-webui-mount"]
     assert (DOCKER / built["build"]["context"] / built["build"]["dockerfile"]).resolve() == DOCKER / "Dockerfile"
-    binds = {(DOCKER / v["source"]).resolve().relative_to(ROOT).as_posix(): v["target"]
-             for v in mounted["volumes"] if isinstance(v, dict) and v["type"] == "bind"}
+    binds = {
+        (DOCKER / v["source"]).resolve().relative_to(ROOT).as_posix(): v["target"]
+        for v in mounted["volumes"]
+        if isinstance(v, dict) and v["type"] == "bind"
+    }
     assert binds == dockerfile_copies()
     assert all(v.get("read_only") for v in mounted["volumes"] if isinstance(v, dict))

@@ -25,8 +25,9 @@ def run(*args: str, as_nobody_from: Path | None = None) -> subprocess.CompletedP
     command, path = [sys.executable, "-m", "owui_citations", *args], ROOT
     if as_nobody_from:
         command, path = ["runuser", "-u", "nobody", "--", "/usr/bin/python3", *command[1:]], as_nobody_from
-    return subprocess.run(command, capture_output=True, text=True, timeout=60, cwd=path,
-                          env={**os.environ, "PYTHONPATH": str(path)})
+    return subprocess.run(
+        command, capture_output=True, text=True, timeout=60, cwd=path, env={**os.environ, "PYTHONPATH": str(path)}
+    )
 
 
 def make_frontend(directory: Path, loader: str = ORIGINAL) -> Path:
@@ -45,8 +46,10 @@ def frontend(tmp_path: Path) -> Path:
 def fake_bundle(directory: Path, version: str) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     built = directory / "owui-citations.js"
-    built.write_text(f"/* owui-citations {version} (Open WebUI's /static/loader.js) */\n"
-                     "(function(){\"use strict\";window.order = (window.order || []).concat('ours');})();\n")
+    built.write_text(
+        f"/* owui-citations {version} (Open WebUI's /static/loader.js) */\n"
+        "(function(){\"use strict\";window.order = (window.order || []).concat('ours');})();\n"
+    )
     return built
 
 
@@ -61,7 +64,11 @@ def snapshot(directory: Path) -> dict[str, str]:
 
 def run_in_node(script: Path) -> subprocess.CompletedProcess[str]:
     """Runs a loader.js as a classic script, with `window` standing for the page's global object."""
-    runner = "globalThis.window = globalThis; require('vm').runInThisContext(require('fs').readFileSync(process.argv[1], 'utf8')); console.log(JSON.stringify(window.order))"
+    runner = (
+        "globalThis.window = globalThis;"
+        " require('vm').runInThisContext(require('fs').readFileSync(process.argv[1], 'utf8'));"
+        " console.log(JSON.stringify(window.order))"
+    )
     return subprocess.run(["node", "-e", runner, str(script)], capture_output=True, text=True, timeout=60)
 
 
@@ -172,7 +179,9 @@ def read_only_frontend(bundle: Path) -> Iterator[tuple[Path, Path | None]]:
     try:
         frontend = make_frontend(directory / "frontend")
         shutil.copy2(bundle, directory / "owui-citations.js")
-        shutil.copytree(ROOT / "owui_citations", directory / "owui_citations", ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(
+            ROOT / "owui_citations", directory / "owui_citations", ignore=shutil.ignore_patterns("__pycache__")
+        )
         for path in [directory, *directory.rglob("*")]:
             path.chmod(0o555 if path.is_dir() else 0o444)
         yield frontend, directory if os.geteuid() == 0 else None
@@ -182,11 +191,19 @@ def read_only_frontend(bundle: Path) -> Iterator[tuple[Path, Path | None]]:
         shutil.rmtree(directory)
 
 
-def test_a_read_only_frontend_is_refused_with_the_reason_unchanged(read_only_frontend: tuple[Path, Path | None]) -> None:
+def test_a_read_only_frontend_is_refused_with_the_reason_unchanged(
+    read_only_frontend: tuple[Path, Path | None],
+) -> None:
     frontend, as_nobody_from = read_only_frontend
     before = snapshot(frontend)
-    result = run("install", "--frontend-dir", str(frontend), "--bundle", str(frontend.parent / "owui-citations.js"),
-                 as_nobody_from=as_nobody_from)
+    result = run(
+        "install",
+        "--frontend-dir",
+        str(frontend),
+        "--bundle",
+        str(frontend.parent / "owui-citations.js"),
+        as_nobody_from=as_nobody_from,
+    )
     assert result.returncode == 2 and "cannot be written" in result.stderr, result.stderr
     assert snapshot(frontend) == before
 

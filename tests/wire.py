@@ -13,7 +13,7 @@ CHAT_SCENARIOS = sorted(name for name, s in SCENARIOS.items() if s.chat is not N
 
 def sse_data(text: str) -> list[str]:
     """The payloads of the `data:` lines of a server-sent event stream, in order."""
-    return [line[len("data: "):] for line in text.splitlines() if line.startswith("data: ")]
+    return [line[len("data: ") :] for line in text.splitlines() if line.startswith("data: ")]
 
 
 def raw_chunks(http: httpx.Client, model: str, **extra: object) -> tuple[list[str], list[dict]]:
@@ -33,7 +33,7 @@ def chat_body(http: httpx.Client, model: str) -> tuple[str, dict]:
 
 
 def scenario_file_from_readme() -> str:
-    """The complete scenario example of the README, so that the documented format is tested."""
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-    start = readme.index("```yaml\n", readme.index("## Adding a scenario")) + len("```yaml\n")
-    return readme[start:readme.index("```", start)]
+    """The complete scenario example of docs/contributing.md, so that the documented format is tested."""
+    guide = (Path(__file__).resolve().parent.parent / "docs" / "contributing.md").read_text()
+    start = guide.index("```yaml\n", guide.index("## Scenario files")) + len("```yaml\n")
+    return guide[start : guide.index("```", start)]

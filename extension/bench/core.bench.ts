@@ -22,7 +22,10 @@ function measure(name: string, targetMs: number, setup: () => () => unknown): vo
   const median = times[Math.floor(RUNS / 2)]!;
   const p95 = times[Math.floor(RUNS * 0.95)]!;
   const verdict = median <= targetMs ? 'ok' : 'MISSED';
-  console.log(`${name.padEnd(52)} median ${median.toFixed(3).padStart(8)} ms   p95 ${p95.toFixed(3).padStart(8)} ms   target ≤ ${targetMs} ms   ${verdict}`);
+  console.log(
+    `${name.padEnd(52)} median ${median.toFixed(3).padStart(8)} ms   p95 ${p95.toFixed(3).padStart(8)} ms   ` +
+      `target ≤ ${targetMs} ms   ${verdict}`,
+  );
 }
 
 // 1. A grok2api body with 400 search sources, each cited once in the text.
@@ -35,25 +38,54 @@ for (let i = 1; i <= 400; i++) {
   const marker = ` [[${i}]](${url})`;
   const before = [...grokText.join('')].length + [...sentence].length;
   grokText.push(sentence + marker);
-  annotations.push({ type: 'url_citation', url_citation: { url, title: `Article ${i}`, start_index: before, end_index: before + [...marker].length } });
+  annotations.push({
+    type: 'url_citation',
+    url_citation: { url, title: `Article ${i}`, start_index: before, end_index: before + [...marker].length },
+  });
   searchSources.push({ url, title: `Article ${i}`, type: i % 10 === 0 ? 'x_post' : 'web' });
 }
 const grokBody = {
-  id: 'chatcmpl-bench', object: 'chat.completion', model: 'grok-4',
-  choices: [{ index: 0, message: { role: 'assistant', content: grokText.join(''), annotations }, finish_reason: 'stop' }],
+  id: 'chatcmpl-bench',
+  object: 'chat.completion',
+  model: 'grok-4',
+  choices: [
+    { index: 0, message: { role: 'assistant', content: grokText.join(''), annotations }, finish_reason: 'stop' },
+  ],
   search_sources: searchSources,
 };
 measure('extractCitations: grok2api body, 400 sources', 1, () => () => extractCitations(grokBody));
 
 // 2. An OpenRAG stream of 2,000 chunks: "{}" until the last content chunk and the finish chunk.
-const sources = JSON.stringify({ sources: Array.from({ length: 20 }, (_, i) => ({
-  source_type: 'document', file_url: `https://rag.example/static/doc${i}.pdf`, chunk_url: `https://rag.example/extract/${458812345678901234n + BigInt(i)}`,
-  filename: `doc${i}.pdf`, page: i + 1, relevance_score: 5 - i / 4 })) });
-const chunk = (content: string | null, extra: string) => ({
-  id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'openrag',
-  choices: [{ index: 0, delta: content === null ? {} : { content }, logprobs: null, finish_reason: content === null ? 'stop' : null }], extra,
+const sources = JSON.stringify({
+  sources: Array.from({ length: 20 }, (_, i) => ({
+    source_type: 'document',
+    file_url: `https://rag.example/static/doc${i}.pdf`,
+    chunk_url: `https://rag.example/extract/${458812345678901234n + BigInt(i)}`,
+    filename: `doc${i}.pdf`,
+    page: i + 1,
+    relevance_score: 5 - i / 4,
+  })),
 });
-const openragChunks = [...Array.from({ length: 1998 }, (_, i) => chunk(` word${i}`, '{}')), chunk(' end.', sources), chunk(null, sources)];
+const chunk = (content: string | null, extra: string) => ({
+  id: 'chatcmpl-1',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'openrag',
+  choices: [
+    {
+      index: 0,
+      delta: content === null ? {} : { content },
+      logprobs: null,
+      finish_reason: content === null ? 'stop' : null,
+    },
+  ],
+  extra,
+});
+const openragChunks = [
+  ...Array.from({ length: 1998 }, (_, i) => chunk(` word${i}`, '{}')),
+  chunk(' end.', sources),
+  chunk(null, sources),
+];
 measure('createAccumulator: OpenRAG stream, 2,000 chunks', 20, () => () => {
   const accumulator = createAccumulator();
   for (const c of openragChunks) accumulator.add(c);
@@ -61,19 +93,31 @@ measure('createAccumulator: OpenRAG stream, 2,000 chunks', 20, () => () => {
 });
 
 // 3. A 20,000-character answer with 300 markers of mixed syntax.
-const perplexity = extractCitations({ search_results: Array.from({ length: 30 }, (_, i) => ({ url: `https://s.example/${i}`, title: `S${i}` })) });
-const forms = (n: number) => [`[${n}]`, `[${n}, ${(n % 30) + 1}]`, `[doc${n}]`, `【${n}】`, `[${n}][${(n % 30) + 1}]`][n % 5]!;
+const perplexity = extractCitations({
+  search_results: Array.from({ length: 30 }, (_, i) => ({ url: `https://s.example/${i}`, title: `S${i}` })),
+});
+const forms = (n: number) =>
+  [`[${n}]`, `[${n}, ${(n % 30) + 1}]`, `[doc${n}]`, `【${n}】`, `[${n}][${(n % 30) + 1}]`][n % 5]!;
 let answer = '';
-for (let i = 0; i < 300; i++) answer += 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiu. '.slice(0, 62) + forms((i % 30) + 1);
+for (let i = 0; i < 300; i++)
+  answer += 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiu. '.slice(0, 62) + forms((i % 30) + 1);
 answer = answer.padEnd(20_000, ' filler text');
-measure(`linkMarkers: ${answer.length.toLocaleString('en')} characters, 300 markers`, 5, () => () => linkMarkers(answer, perplexity.citations));
+measure(
+  `linkMarkers: ${answer.length.toLocaleString('en')} characters, 300 markers`,
+  5,
+  () => () => linkMarkers(answer, perplexity.citations),
+);
 
 // 4. Quote-grounded citations whose quotes almost match: 10 of them, each 3,000 words of its
 // content with the last word changed (a near miss, so every one is searched to the end).
 const words = Array.from({ length: 3000 }, (_, i) => `mot${i % 113}`);
 const nearMisses = Array.from({ length: 10 }, (_, i) => ({
-  section_id: `${i + 1}`, title: `Section ${i + 1}`, quote_start: -1, quote_end: -1,
-  content: words.join(i % 2 ? ' ' : '\n  '), quote: [...words.slice(0, -1), 'autre'].join(' '),
+  section_id: `${i + 1}`,
+  title: `Section ${i + 1}`,
+  quote_start: -1,
+  quote_end: -1,
+  content: words.join(i % 2 ? ' ' : '\n  '),
+  quote: [...words.slice(0, -1), 'autre'].join(' '),
 }));
 const nearMissBody = { choices: [{ message: { role: 'assistant', content: 'Réponse [1].' } }], citations: nearMisses };
 measure('extractCitations: 10 quotes of 3,000 words, near misses', 5, () => () => extractCitations(nearMissBody));

@@ -6,15 +6,15 @@
 import { createChatActivity } from './capture/chat-activity.js';
 import { createDirectRequests } from './capture/direct-requests.js';
 import { createEchoFilter } from './capture/echoes.js';
-import { createHub } from './capture/hub.js';
 import { routeEvent, routeText } from './capture/events.js';
 import { tapFetch } from './capture/fetch.js';
-import { warnAboutSources } from './capture/source-warnings.js';
+import { createHub } from './capture/hub.js';
 import { createPacketReader, tapPolling, tapWebSocket } from './capture/socket.js';
+import { warnAboutSources } from './capture/source-warnings.js';
 import { guard } from './guard.js';
 import { startStore } from './persist/store.js';
-import { locale } from './ui/i18n.js';
 import { blockFaviconService } from './ui/favicons.js';
+import { locale } from './ui/i18n.js';
 import { startUi } from './ui/index.js';
 
 declare const VERSION: string;
@@ -32,7 +32,10 @@ guard('boot', () => {
   window.owuiCitations = { version: VERSION, citations: (messageId: string) => hub.citations(messageId).citations };
   const direct = createDirectRequests();
   const onEvent = guard('capture', (event: unknown) =>
-    routeEvent(hub, event as Parameters<typeof routeEvent>[1], (messageId, chatId, formData) => direct.announce({ messageId, chatId }, formData)));
+    routeEvent(hub, event as Parameters<typeof routeEvent>[1], (messageId, chatId, formData) =>
+      direct.announce({ messageId, chatId }, formData),
+    ),
+  );
   const onText = guard('capture', (event: unknown) => routeText(hub, event as Parameters<typeof routeText>[1]));
   const read = createPacketReader(onEvent, onEvent, onText);
   guard('capture', tapWebSocket)(read, createEchoFilter());

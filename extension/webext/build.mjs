@@ -10,7 +10,8 @@ const DESCRIPTION = 'Shows the sources of RAG and search backends as numbered, c
 
 function manifest(version) {
   // Browsers take a version of one to four numbers only.
-  if (!/^\d+(\.\d+){0,3}$/.test(version)) throw new Error(`VERSION ${version} is no extension version (1 to 4 numbers)`);
+  if (!/^\d+(\.\d+){0,3}$/.test(version))
+    throw new Error(`VERSION ${version} is no extension version (1 to 4 numbers)`);
   return {
     manifest_version: 3,
     name: NAME,
@@ -92,11 +93,17 @@ export async function buildWebext({ version, dist, statics, sources }) {
   for (const file of ['options.html', 'options.css']) copyFileSync(`${statics}/${file}`, `${dir}/${file}`);
   writeJson(`${dir}/manifest.json`, chromium);
 
-  for (const [name, variant] of [['webext-firefox', firefoxManifest(chromium)], ['webext-test', testManifest(chromium)]]) {
+  for (const [name, variant] of [
+    ['webext-firefox', firefoxManifest(chromium)],
+    ['webext-test', testManifest(chromium)],
+  ]) {
     rmSync(`${dist}/${name}`, { recursive: true, force: true });
     cpSync(dir, `${dist}/${name}`, { recursive: true });
     writeJson(`${dist}/${name}/manifest.json`, variant);
   }
 
-  writeFileSync(`${dist}/owui-citations.user.js`, userscript(version, readFileSync(`${dist}/owui-citations.js`, 'utf8')));
+  writeFileSync(
+    `${dist}/owui-citations.user.js`,
+    userscript(version, readFileSync(`${dist}/owui-citations.js`, 'utf8')),
+  );
 }

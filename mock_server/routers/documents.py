@@ -2,9 +2,11 @@
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
+from fastapi import Request
 
-from ..errors import ERROR_RESPONSES, OpenAIError
+from ..errors import ERROR_RESPONSES
+from ..errors import OpenAIError
 
 router = APIRouter(tags=["documents"], responses=ERROR_RESPONSES)
 

@@ -1,9 +1,13 @@
 """The three OpenAI generation endpoints; each replays the requested scenario in its producer's format."""
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter
+from fastapi import Request
+from fastapi import Response
 
 from ..errors import ERROR_RESPONSES
-from ..request_models import ChatCompletionRequest, CompletionRequest, ResponsesRequest
+from ..request_models import ChatCompletionRequest
+from ..request_models import CompletionRequest
+from ..request_models import ResponsesRequest
 from ..serving import serve
 
 router = APIRouter(prefix="/v1", tags=["generation"], responses=ERROR_RESPONSES)

@@ -1,4 +1,5 @@
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
+from fastapi import Request
 from pydantic import BaseModel
 
 router = APIRouter(prefix="/v1", tags=["models"])

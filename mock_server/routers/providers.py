@@ -4,10 +4,14 @@ because the model ids in these requests are the provider's."""
 
 from typing import Literal
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter
+from fastapi import Request
+from fastapi import Response
 
-from ..errors import ERROR_RESPONSES, OpenAIError
-from ..request_models import AnthropicMessagesRequest, GeminiRequest
+from ..errors import ERROR_RESPONSES
+from ..errors import OpenAIError
+from ..request_models import AnthropicMessagesRequest
+from ..request_models import GeminiRequest
 from ..serving import serve
 
 router = APIRouter(prefix="/providers/{scenario}", tags=["providers"], responses=ERROR_RESPONSES)
@@ -29,8 +33,11 @@ def gemini_generate(request: Request, scenario: str, model: str, body: GeminiReq
 
 
 @router.post("/v1beta/models/{model}:streamGenerateContent")
-def gemini_stream(request: Request, scenario: str, model: str, body: GeminiRequest,
-                  alt: Literal["sse"] | None = None) -> Response:
+def gemini_stream(
+    request: Request, scenario: str, model: str, body: GeminiRequest, alt: Literal["sse"] | None = None
+) -> Response:
     if alt is None:  # without it, Gemini streams one JSON array; LiteLLM always asks for events
-        raise OpenAIError(400, "This mock streams Gemini's answers as server-sent events only: add ?alt=sse.", param="alt")
+        raise OpenAIError(
+            400, "This mock streams Gemini's answers as server-sent events only: add ?alt=sse.", param="alt"
+        )
     return _gemini(request, scenario, model, body, stream=True)

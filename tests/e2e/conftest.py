@@ -1,20 +1,31 @@
 import subprocess
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
+from collections.abc import Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, BrowserType
+from playwright.sync_api import Browser
+from playwright.sync_api import BrowserContext
+from playwright.sync_api import BrowserType
 
 from devstack.browser import chromium_launch_args
-from devstack.stack import OWUI_VENV, ROOT, Stack
+from devstack.stack import OWUI_VENV
+from devstack.stack import ROOT
+from devstack.stack import Stack
 from devstack.stack import running_stack as devstack_running_stack
 from mock_server.registry import BUILT_IN_SCENARIOS
-from tests.e2e.delivery import DELIVERY, USERSCRIPT, console_script, extension_context, stock_frontend
-from tests.e2e.egress import EGRESS, Egress
+from tests.e2e.delivery import DELIVERY
+from tests.e2e.delivery import USERSCRIPT
+from tests.e2e.delivery import console_script
+from tests.e2e.delivery import extension_context
+from tests.e2e.delivery import stock_frontend
+from tests.e2e.egress import EGRESS
+from tests.e2e.egress import Egress
 from tests.e2e.limits import first_token_delay_ms
-from tests.e2e.results import installed_version
-from tests.e2e.results import pytest_runtest_makereport, pytest_sessionfinish  # noqa: F401  (hooks: the results file)
+from tests.e2e.results import installed_version  # noqa: F401  (hooks: the results file)
+from tests.e2e.results import pytest_runtest_makereport  # noqa: F401  (hooks: the results file)
+from tests.e2e.results import pytest_sessionfinish  # noqa: F401  (hooks: the results file)
 
 
 def install_extension() -> None:
@@ -28,15 +39,22 @@ HARDENING_SCENARIOS = [BUILT_IN_SCENARIOS / "hostile", BUILT_IN_SCENARIOS / "mal
 
 
 @contextmanager
-def running_stack(tmp_path_factory: pytest.TempPathFactory, extra_env: dict[str, str] | None = None,
-                  scenario_dirs: Sequence[Path] = ()) -> Iterator[Stack]:
+def running_stack(
+    tmp_path_factory: pytest.TempPathFactory,
+    extra_env: dict[str, str] | None = None,
+    scenario_dirs: Sequence[Path] = (),
+) -> Iterator[Stack]:
     """The mock server and the pinned Open WebUI with the extension, each a real process."""
     install_extension()
     if DELIVERY != "loader":
-        extra_env = {**(extra_env or {}), "FRONTEND_BUILD_DIR": str(stock_frontend(tmp_path_factory.mktemp("stock") / "frontend"))}
+        extra_env = {
+            **(extra_env or {}),
+            "FRONTEND_BUILD_DIR": str(stock_frontend(tmp_path_factory.mktemp("stock") / "frontend")),
+        }
     delay = first_token_delay_ms(installed_version(OWUI_VENV))
-    with devstack_running_stack(tmp_path_factory.mktemp("stack"), extra_env, scenario_dirs=scenario_dirs,
-                                first_token_delay_ms=delay) as running:
+    with devstack_running_stack(
+        tmp_path_factory.mktemp("stack"), extra_env, scenario_dirs=scenario_dirs, first_token_delay_ms=delay
+    ) as running:
         EGRESS.allow(running.webui_url, running.mock_url)
         yield running
 
@@ -66,14 +84,18 @@ def browser_type_launch_args() -> dict:
 
 
 if DELIVERY == "webext":
+
     @pytest.fixture
-    def context(browser_type: BrowserType, browser_type_launch_args: dict, browser_context_args: dict,
-                tmp_path: Path) -> Iterator[BrowserContext]:
-        with extension_context(browser_type, tmp_path / "profile", browser_type_launch_args,
-                               browser_context_args) as extended:
+    def context(
+        browser_type: BrowserType, browser_type_launch_args: dict, browser_context_args: dict, tmp_path: Path
+    ) -> Iterator[BrowserContext]:
+        with extension_context(
+            browser_type, tmp_path / "profile", browser_type_launch_args, browser_context_args
+        ) as extended:
             EGRESS.watch_context(extended)
             yield extended
 elif DELIVERY == "userscript":
+
     @pytest.fixture
     def context(context: BrowserContext) -> BrowserContext:
         context.add_init_script(path=USERSCRIPT)

@@ -13,9 +13,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from playwright.sync_api import BrowserContext, BrowserType
+from playwright.sync_api import BrowserContext
+from playwright.sync_api import BrowserType
 
-from devstack.stack import OWUI_VENV, ROOT
+from devstack.stack import OWUI_VENV
+from devstack.stack import ROOT
 
 DELIVERY = os.environ.get("E2E_DELIVERY", "loader")
 WEBEXT_TEST_BUILD = ROOT / "extension" / "dist" / "webext-test"
@@ -33,28 +35,37 @@ def stock_frontend(directory: Path) -> Path:
     loader.js back in it, put back by the uninstaller: served through FRONTEND_BUILD_DIR."""
     source = next(OWUI_VENV.glob("lib/python*/site-packages/open_webui/frontend"))
     shutil.copytree(source, directory, copy_function=os.link)
-    result = subprocess.run([console_script(), "uninstall", "--frontend-dir", str(directory)],
-                            cwd="/", capture_output=True, text=True)
+    result = subprocess.run(
+        [console_script(), "uninstall", "--frontend-dir", str(directory)], cwd="/", capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stderr
     return directory
 
 
 @contextmanager
-def extension_context(browser_type: BrowserType, profile: Path, launch_args: dict,
-                      context_args: dict) -> Iterator[BrowserContext]:
+def extension_context(
+    browser_type: BrowserType, profile: Path, launch_args: dict, context_args: dict
+) -> Iterator[BrowserContext]:
     """Chromium with the test build of the browser extension loaded, once its background has
     registered the content script for the granted origin."""
-    args = [*launch_args.get("args", []), f"--disable-extensions-except={WEBEXT_TEST_BUILD}",
-            f"--load-extension={WEBEXT_TEST_BUILD}"]
-    context = browser_type.launch_persistent_context(profile, **{**launch_args, "args": args}, **context_args,
-                                                     ignore_default_args=["--disable-extensions"])
+    args = [
+        *launch_args.get("args", []),
+        f"--disable-extensions-except={WEBEXT_TEST_BUILD}",
+        f"--load-extension={WEBEXT_TEST_BUILD}",
+    ]
+    context = browser_type.launch_persistent_context(
+        profile, **{**launch_args, "args": args}, **context_args, ignore_default_args=["--disable-extensions"]
+    )
     try:
         worker = context.service_workers[0] if context.service_workers else context.wait_for_event("serviceworker")
-        worker.evaluate("""async (timeout) => {
+        worker.evaluate(
+            """async (timeout) => {
             for (const end = Date.now() + timeout; Date.now() < end; await new Promise(r => setTimeout(r, 100)))
                 if ((await chrome.scripting.getRegisteredContentScripts()).length) return;
             throw new Error('the extension registered no content script');
-        }""", REGISTERED_TIMEOUT_MS)
+        }""",
+            REGISTERED_TIMEOUT_MS,
+        )
         yield context
     finally:
         context.close()

@@ -6,10 +6,13 @@ declared where it leads (`with egress.expect(pattern):`). Recorded for every bro
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from urllib.parse import urlsplit
 
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser
+from playwright.sync_api import BrowserContext
+from playwright.sync_api import Page
 
 # Schemes that never leave the browser.
 LOCAL_SCHEMES = {"data", "blob", "about", "chrome", "chrome-extension", "devtools"}

@@ -1,6 +1,7 @@
 """Measured limits of Open WebUI itself, per release line. The tests assert each one, so that a
-change shows up, and the README's compatibility table gives their reasons."""
+change shows up, and docs/compatibility.md gives their reasons."""
 
+import json
 import re
 from dataclasses import dataclass
 
@@ -9,7 +10,8 @@ RESPONSES_CONNECTION_SINCE = (0, 8, 0)
 NO_RESPONSES_CONNECTION = (
     "Open WebUI has no Responses API connection before 0.8 (routers/openai.py of 0.6.43 and 0.7.2 has no `api_type`): "
     "it sends this model to /v1/chat/completions, which a Responses-only backend refuses (`unsupported_endpoint`), "
-    "and shows that error instead of an answer.")
+    "and shows that error instead of an answer."
+)
 
 
 @dataclass(frozen=True)
@@ -35,47 +37,66 @@ LONG_STREAM_LINE = (
     "long line (`ValueError: Chunk too big`, or `Got more than 131072 bytes when reading` with aiohttp 3.13.5 "
     "from 0.9 on): the answer is that error, with or without the extension. This "
     "scenario sends its sources in one line of 264 KB or more (Azure's `context`, OpenRAG's `extra`); a 70 KB "
-    "line passes in a chat.")
+    "line passes in a chat."
+)
 
 SOURCES_ON_A_TEXT_CHUNK = (
     "NVIDIA's RAG server sends its sources only on its first streamed chunk, which also carries the answer's first "
     "words (response_generator.py: `if first_chunk`); Open WebUI turns a chunk that carries text into text and drops "
-    "its other fields, so the sources never reach the browser, nor the stored chat. Non-streamed, they do.")
+    "its other fields, so the sources never reach the browser, nor the stored chat. Non-streamed, they do."
+)
 
 GROUNDING_ON_A_TEXT_CHUNK = (
     "Gemini sends its grounding once, on its last streamed chunk, with the answer's last words; LiteLLM relays it "
-    "there as a top-level `vertex_ai_grounding_metadata` beside `delta.annotations` (vertex_and_google_ai_studio_gemini.py). "
+    "there as a top-level `vertex_ai_grounding_metadata` beside `delta.annotations` "
+    "(vertex_and_google_ai_studio_gemini.py). "
     "Open WebUI turns a chunk that carries text into text and drops its other fields: the grounding never reaches the "
-    "browser, nor the stored chat. Non-streamed, it does.")
+    "browser, nor the stored chat. Non-streamed, it does."
+)
 OWN_SOURCES_FROM_ANNOTATIONS = (
     " From 0.7 on, Open WebUI makes sources of its own of LiteLLM's annotations (utils/middleware.py, \"Handle delta "
-    "annotations\"), which keep one page per grounded sentence and none for a sentence at offset 0: 2 of the 3 "
-    "pages, listed without buttons.")
+    'annotations"), which keep one page per grounded sentence and none for a sentence at offset 0: 2 of the 3 '
+    "pages, listed without buttons."
+)
 OWN_SOURCES_FROM_ANNOTATIONS_SINCE = (0, 7, 0)
 
 # A limit of the producer, not of Open WebUI: shown the same way.
 STREAMED_CITATIONS_ONLY = (
     "Brave sends citations only in a stream: \"Blocking response doesn't support 'enable_citations' option\" "
-    "(brave-search-skills, skills/answers/SKILL.md); a non-streamed answer has no sources to show.")
+    "(brave-search-skills, skills/answers/SKILL.md); a non-streamed answer has no sources to show."
+)
 
 GAPS = [
     Gap("nvidia-rag", SOURCES_ON_A_TEXT_CHUNK, streams=(True,)),
     Gap("gemini-grounding", GROUNDING_ON_A_TEXT_CHUNK + OWN_SOURCES_FROM_ANNOTATIONS, streams=(True,), sources=2),
     Gap("gemini-grounding", GROUNDING_ON_A_TEXT_CHUNK, streams=(True,), before=OWN_SOURCES_FROM_ANNOTATIONS_SINCE),
     *(Gap(model, STREAMED_CITATIONS_ONLY, streams=(False,)) for model in ("brave", "brave-split-tags")),
-    Gap("openai-responses", "Open WebUI converts a non-streamed Responses body into a chat completion and keeps only "
+    Gap(
+        "openai-responses",
+        "Open WebUI converts a non-streamed Responses body into a chat completion and keeps only "
         "its text (routers/openai.py, convert_responses_result): the annotations never reach the browser.",
-        streams=(False,)),
-    *(Gap(model, NO_RESPONSES_CONNECTION, before=RESPONSES_CONNECTION_SINCE, shows="does not support /v1/chat/completions")
-      for model in ("openai-responses", "hostile-openai-responses")),
-    *(Gap(model, LONG_STREAM_LINE, streams=(True,), before=LONG_STREAM_LINES_SINCE, shows=LINE_TOO_LONG)
-      for model in ("hostile-azure-on-your-data", "malformed-openrag-10000-sources", "malformed-openrag-10-mb")),
+        streams=(False,),
+    ),
+    *(
+        Gap(
+            model,
+            NO_RESPONSES_CONNECTION,
+            before=RESPONSES_CONNECTION_SINCE,
+            shows="does not support /v1/chat/completions",
+        )
+        for model in ("openai-responses", "hostile-openai-responses")
+    ),
+    *(
+        Gap(model, LONG_STREAM_LINE, streams=(True,), before=LONG_STREAM_LINES_SINCE, shows=LINE_TOO_LONG)
+        for model in ("hostile-azure-on-your-data", "malformed-openrag-10000-sources", "malformed-openrag-10-mb")
+    ),
 ]
 
 
 def gaps_named(gaps: dict[str, str]) -> str:
-    """Several scenarios' gaps in one test, as its recorded `gap`: each reason with its scenario."""
-    return " ".join(f"{model}: {reason}" for model, reason in gaps.items())
+    """Several scenarios' gaps in one test, as its recorded `gap`: a JSON object, scenario → reason
+    (the compatibility table gives each distinct reason one note)."""
+    return json.dumps(gaps, ensure_ascii=False)
 
 
 def gap_for(model: str, stream: bool, version: tuple[int, ...]) -> Gap | None:
@@ -97,7 +118,8 @@ NEW_CHAT_EVENTS_DROPPED = (
     "Open WebUI 0.9 to 0.11 take a new chat's id from the answer to their own request and drop the chat's socket "
     "events that come before it (Chat.svelte: `event.chat_id === $chatId`): a first answer that arrives whole "
     f"before that stays loading until a reload, with or without the extension. The mock answers after "
-    f"{FIRST_TOKEN_DELAY_MS} ms on these lines, as a real backend's time to first token.")
+    f"{FIRST_TOKEN_DELAY_MS} ms on these lines, as a real backend's time to first token."
+)
 
 
 def first_token_delay_ms(version: tuple[int, ...]) -> int:

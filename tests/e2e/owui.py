@@ -1,10 +1,13 @@
 """Driving Open WebUI as a user does: every version difference is absorbed here, not in tests."""
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from functools import cache
 
-from playwright.sync_api import ConsoleMessage, Locator, Page
+from playwright.sync_api import ConsoleMessage
+from playwright.sync_api import Locator
+from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from devstack.stack import Stack
@@ -45,11 +48,9 @@ def open_webui_version(stack: Stack) -> tuple[int, ...]:
 
 def native_source_strip(page: Page, message_id: str) -> Locator:
     """Open WebUI's own "N Sources" toggle under an answer, when visible (0.6: no aria attributes)."""
-    return page.locator(f"#message-{message_id} button:visible:not(.owc-source)", has_text=re.compile(r"^\s*\d+ Sources?\s*$"))
-
-
-def set_streaming(stack: Stack, stream: bool) -> None:
-    set_user_settings(stack, stream)
+    return page.locator(
+        f"#message-{message_id} button:visible:not(.owc-source)", has_text=re.compile(r"^\s*\d+ Sources?\s*$")
+    )
 
 
 def open_new_chat(page: Page, stack: Stack, model: str, query: str = "") -> None:
@@ -60,8 +61,11 @@ def open_new_chat(page: Page, stack: Stack, model: str, query: str = "") -> None
 def navigate_in_app(page: Page, path: str) -> None:
     """Goes to ``path`` as a click on a link does: the app routes it without loading the page
     again (seconds faster), so the page's state, the extension's included, carries on."""
-    page.evaluate("""path => { const link = Object.assign(document.createElement('a'), { href: path });
-                               document.body.append(link); link.click(); link.remove(); }""", path)
+    page.evaluate(
+        """path => { const link = Object.assign(document.createElement('a'), { href: path });
+                               document.body.append(link); link.click(); link.remove(); }""",
+        path,
+    )
     page.wait_for_url(f"**{path}")
     page.wait_for_selector("#chat-input", timeout=60_000)
 
@@ -97,7 +101,9 @@ def last_answer_id(page: Page, count: int = 1, timeout_ms: int = ANSWER_TIMEOUT_
         f"""count => {{ const m = {ANSWERS}, before = window.__owcAnsweredBefore;
                    const newer = before === undefined ? m.length >= count : m.length > 0 && m.at(-1).id !== before;
                    return newer && m.at(-1).querySelector('{FINISHED}'); }}""",
-        arg=count, timeout=timeout_ms)
+        arg=count,
+        timeout=timeout_ms,
+    )
     return page.evaluate(f"() => {ANSWERS}.at(-1).id.slice(8)")
 
 
@@ -108,12 +114,15 @@ VISIBLE_NUMBERS = """id => [...document.querySelectorAll(`#message-${id} .owc-ci
 def wait_for_citation_numbers(page: Page, message_id: str, expected: list[int], timeout_ms: int = 15_000) -> list[int]:
     """The numbered buttons visible in an answer, once they are what is expected (or at the timeout)."""
     # Svelte re-renders an answer when its sources arrive: wait for a state that lasts 500 ms.
-    stable = """([id, want]) => {
+    stable = (
+        """([id, want]) => {
         const same = JSON.stringify((%s)(id)) === JSON.stringify(want);
         if (!same) { window.__owcSince = undefined; return false; }
         window.__owcSince ??= performance.now();
         return performance.now() - window.__owcSince >= 500;
-    }""" % VISIBLE_NUMBERS
+    }"""
+        % VISIBLE_NUMBERS
+    )
     try:
         page.wait_for_function(stable, arg=[message_id, expected], timeout=timeout_ms, polling=100)
     except PlaywrightTimeoutError:
@@ -131,9 +140,13 @@ def stored_citation_events(stack: Stack, chat: str) -> dict[str, int]:
     with stack.api() as api:
         messages = api.get(f"/api/v1/chats/{chat}").json()["chat"]["history"]["messages"]
     return {
-        message_id: sum(1 for source in message.get("sources") or []
-                        if any("owc" in (m or {}) for m in source.get("metadata") or []))
-        for message_id, message in messages.items() if message.get("role") == "assistant"
+        message_id: sum(
+            1
+            for source in message.get("sources") or []
+            if any("owc" in (m or {}) for m in source.get("metadata") or [])
+        )
+        for message_id, message in messages.items()
+        if message.get("role") == "assistant"
     }
 
 

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from devstack.stack import OWUI_VENV, ROOT
+from devstack.stack import OWUI_VENV
+from devstack.stack import ROOT
 from tests.e2e.delivery import DELIVERY
 from tests.e2e.egress import EGRESS
 from tests.e2e.limits import condition_for
@@ -49,16 +50,18 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     if (report.when == "call" or failed_in_setup or report.skipped) and item.get_closest_marker("e2e"):
         properties = dict(item.user_properties)
         params = getattr(item, "callspec", None)
-        _records.append({
-            "test": item.nodeid,
-            "name": item.originalname,
-            "params": {k: v for k, v in (params.params if params else {}).items() if isinstance(v, (str, bool))},
-            "outcome": report.outcome,
-            "phase": properties.get("phase", "live"),
-            **({key: properties[key] for key in ("gap", "measured") if key in properties}),
-            **({"error": failure(report)} if report.failed else {}),
-            "seconds": round(report.duration, 1),
-        })
+        _records.append(
+            {
+                "test": item.nodeid,
+                "name": item.originalname,
+                "params": {k: v for k, v in (params.params if params else {}).items() if isinstance(v, (str, bool))},
+                "outcome": report.outcome,
+                "phase": properties.get("phase", "live"),
+                **({key: properties[key] for key in ("gap", "measured") if key in properties}),
+                **({"error": failure(report)} if report.failed else {}),
+                "seconds": round(report.duration, 1),
+            }
+        )
     return report
 
 
@@ -78,12 +81,21 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     fresh = {record["test"]: {**record, "date": today} for record in _records}
     tests = [test for test in earlier if test.get("test") not in fresh] + list(fresh.values())
     RESULTS_DIR.mkdir(exist_ok=True)
-    path.write_text(json.dumps({
-        "open_webui": version_name,
-        **({"condition": condition} if (condition := condition_for(version)) else {}),
-        "date": min(test.get("date", today) for test in tests),  # of the oldest result kept
-        "selection": " ".join(session.config.invocation_params.args),  # of the last run
-        "egress": {"requests": EGRESS.requests, "to_links_clicked": len(EGRESS.declared),  # of the last run
-                   "unexpected": EGRESS.unexpected},
-        "tests": tests,
-    }, indent=1) + "\n")
+    path.write_text(
+        json.dumps(
+            {
+                "open_webui": version_name,
+                **({"condition": condition} if (condition := condition_for(version)) else {}),
+                "date": min(test.get("date", today) for test in tests),  # of the oldest result kept
+                "selection": " ".join(session.config.invocation_params.args),  # of the last run
+                "egress": {
+                    "requests": EGRESS.requests,
+                    "to_links_clicked": len(EGRESS.declared),  # of the last run
+                    "unexpected": EGRESS.unexpected,
+                },
+                "tests": tests,
+            },
+            indent=1,
+        )
+        + "\n"
+    )

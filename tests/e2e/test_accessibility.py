@@ -5,10 +5,16 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext
+from playwright.sync_api import Page
+from playwright.sync_api import expect
 
-from devstack.stack import ROOT, Stack
-from tests.e2e.owui import last_answer_id, open_new_chat, send, set_streaming
+from devstack.stack import ROOT
+from devstack.stack import Stack
+from tests.e2e.owui import last_answer_id
+from tests.e2e.owui import open_new_chat
+from tests.e2e.owui import send
+from tests.e2e.owui import set_user_settings
 
 pytestmark = pytest.mark.e2e
 
@@ -17,23 +23,30 @@ MODEL = "azure-on-your-data"  # cited and retrieved sources, quotes, scores
 # WCAG 2.2 A and AA, and axe's best practices; not the rules about a whole page (landmarks, one
 # main heading), which are Open WebUI's: only the extension's elements are audited.
 RUN_ONLY = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
-PAGE_RULES = {"region": {"enabled": False}, "landmark-one-main": {"enabled": False},
-              "page-has-heading-one": {"enabled": False}}
+PAGE_RULES = {
+    "region": {"enabled": False},
+    "landmark-one-main": {"enabled": False},
+    "page-has-heading-one": {"enabled": False},
+}
 
 
 def axe_violations(page: Page, selectors: list[str]) -> list[str]:
     if not page.evaluate("() => 'axe' in window"):
         page.add_script_tag(path=AXE)
-    return page.evaluate("""async ([include, runOnly, rules]) => {
+    return page.evaluate(
+        """async ([include, runOnly, rules]) => {
         const found = include.filter(s => document.querySelector(s));
         const result = await axe.run({ include: found.map(s => [s]) },
                                      { runOnly: { type: 'tag', values: runOnly }, rules, resultTypes: ['violations'] });
-        return result.violations.flatMap(v => v.nodes.map(n => `${v.id} (${v.impact}) ${n.target.join(' ')}: ${n.failureSummary}`));
-    }""", [selectors, RUN_ONLY, PAGE_RULES])
+        return result.violations.flatMap(v => v.nodes.map(
+            n => `${v.id} (${v.impact}) ${n.target.join(' ')}: ${n.failureSummary}`));
+    }""",
+        [selectors, RUN_ONLY, PAGE_RULES],
+    )
 
 
 def answer_with_sources(page: Page, stack: Stack) -> str:
-    set_streaming(stack, True)
+    set_user_settings(stack, stream=True)
     open_new_chat(page, stack, MODEL)
     send(page)
     message_id = last_answer_id(page)
@@ -43,7 +56,8 @@ def answer_with_sources(page: Page, stack: Stack) -> str:
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_axe_finds_no_violation_in_buttons_preview_list_settings_and_modal(
-        page: Page, context: BrowserContext, stack: Stack, screenshots: Path, theme: str) -> None:
+    page: Page, context: BrowserContext, stack: Stack, screenshots: Path, theme: str
+) -> None:
     context.add_init_script(f"localStorage.setItem('theme', '{theme}')")
     message_id = answer_with_sources(page, stack)
     expect(page.locator("html")).to_have_class(re.compile(r"\bdark\b" if theme == "dark" else r"^(?!.*\bdark\b)"))
@@ -54,8 +68,12 @@ def test_axe_finds_no_violation_in_buttons_preview_list_settings_and_modal(
     expect(answer.locator(".owc-settings")).to_be_visible()
     answer.locator(".owc-cite").first.hover()
     expect(page.locator(".owc-preview")).to_be_visible()
-    scope = [f"#message-{message_id} .owc-cite", f"#message-{message_id} .owc-sources",
-             f"#message-{message_id} .owc-retrieved", ".owc-preview"]
+    scope = [
+        f"#message-{message_id} .owc-cite",
+        f"#message-{message_id} .owc-sources",
+        f"#message-{message_id} .owc-retrieved",
+        ".owc-preview",
+    ]
     found = axe_violations(page, scope)
     assert found == [], "\n".join(found)
     answer.locator(".owc-settings-toggle").click()
@@ -85,7 +103,9 @@ def tab_to(page: Page, selector: str, limit: int = 300) -> None:
 
 
 @pytest.mark.per_format
-def test_keyboard_alone_reaches_a_citation_opens_and_leaves_the_modal_and_changes_settings(page: Page, stack: Stack) -> None:
+def test_keyboard_alone_reaches_a_citation_opens_and_leaves_the_modal_and_changes_settings(
+    page: Page, stack: Stack
+) -> None:
     message_id = answer_with_sources(page, stack)
     answer = f"#message-{message_id}"
     page.evaluate("document.activeElement?.blur()")

@@ -1,15 +1,25 @@
 """What the extension does around the answers: exactly-once storage across tabs and
-regenerations, nothing stored for temporary chats, nothing lost to a quick reload, phone width, dark theme, languages."""
+regenerations, nothing stored for temporary chats, nothing lost to a quick reload, phone width, dark theme,
+languages."""
 
 import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser
+from playwright.sync_api import Page
+from playwright.sync_api import expect
 
-from tests.e2e.owui import (ANSWERS, Console, chat_id, last_answer_id, open_new_chat, send, set_streaming,
-                            set_user_settings, stored_citation_events, wait_for_citation_numbers)
 from devstack.stack import Stack
+from tests.e2e.owui import ANSWERS
+from tests.e2e.owui import Console
+from tests.e2e.owui import chat_id
+from tests.e2e.owui import last_answer_id
+from tests.e2e.owui import open_new_chat
+from tests.e2e.owui import send
+from tests.e2e.owui import set_user_settings
+from tests.e2e.owui import stored_citation_events
+from tests.e2e.owui import wait_for_citation_numbers
 
 pytestmark = pytest.mark.e2e
 
@@ -25,10 +35,12 @@ def regenerate(page: Page, answer: str) -> str:
     return last_answer_id(page)
 
 
-def test_two_tabs_and_regenerations_store_every_answer_once_over_50_turns(browser: Browser, stack: Stack, record_property) -> None:
+def test_two_tabs_and_regenerations_store_every_answer_once_over_50_turns(
+    browser: Browser, stack: Stack, record_property
+) -> None:
     """Both tabs of the user receive every answer and race to store it; a regenerated answer
     is a new message. Each must hold exactly one source event, and all read back after a reload."""
-    set_streaming(stack, True)
+    set_user_settings(stack, stream=True)
     context = browser.new_context()
     first, second = context.new_page(), context.new_page()
     console = Console().watch(first)
@@ -56,22 +68,34 @@ def test_two_tabs_and_regenerations_store_every_answer_once_over_50_turns(browse
         if len(stored) == len(answers) and set(stored.values()) == {1}:
             break
         first.wait_for_timeout(1_000)
-    assert sorted(stored) == sorted(answers) and set(stored.values()) == {1}, {k: v for k, v in stored.items() if v != 1}
+    assert sorted(stored) == sorted(answers) and set(stored.values()) == {1}, {
+        k: v for k, v in stored.items() if v != 1
+    }
 
     first.reload()
     assert wait_for_citation_numbers(first, last, [1, 2, 3, 2]) == [1, 2, 3, 2]
     counts = first.evaluate("ids => ids.map((id) => window.owuiCitations.citations(id).length)", answers)
     assert counts == [3] * len(answers)
     assert console.problems == []
-    record_property("measured", {"turns": TURNS, "regenerations": len(answers) - TURNS,
-                                 "answers_stored_exactly_once": len(answers), "read_back_after_reload": len(counts)})
+    record_property(
+        "measured",
+        {
+            "turns": TURNS,
+            "regenerations": len(answers) - TURNS,
+            "answers_stored_exactly_once": len(answers),
+            "read_back_after_reload": len(counts),
+        },
+    )
     context.close()
 
 
 def test_a_temporary_chat_shows_sources_but_stores_nothing(page: Page, stack: Stack) -> None:
-    set_streaming(stack, False)
+    set_user_settings(stack, stream=False)
     stores: list[str] = []
-    page.on("request", lambda request: stores.append(request.url) if re.search(r"/messages/[^/]+/event$", request.url) else None)
+    page.on(
+        "request",
+        lambda request: stores.append(request.url) if re.search(r"/messages/[^/]+/event$", request.url) else None,
+    )
     open_new_chat(page, stack, "azure-on-your-data", "&temporary-chat=true")
     send(page)
     answer = last_answer_id(page)
@@ -83,7 +107,7 @@ def test_a_temporary_chat_shows_sources_but_stores_nothing(page: Page, stack: St
 def test_a_reload_the_moment_an_answer_finishes_loses_no_source(page: Page, stack: Stack) -> None:
     """Sources are stored once the chat's writes settle, a second or more after the answer ends.
     A user reloading in that moment gets them back from the page that opens next."""
-    set_streaming(stack, True)
+    set_user_settings(stack, stream=True)
     open_new_chat(page, stack, "perplexity")
     send(page)
     answer = last_answer_id(page)
@@ -96,7 +120,7 @@ def test_a_reload_the_moment_an_answer_finishes_loses_no_source(page: Page, stac
 
 
 def test_phone_width_dark_theme_and_german(browser: Browser, stack: Stack, screenshots: Path) -> None:
-    set_streaming(stack, True)
+    set_user_settings(stack, stream=True)
     context = browser.new_context(viewport={"width": 390, "height": 844})
     context.add_init_script("localStorage.setItem('theme', 'dark'); localStorage.setItem('locale', 'de-DE');")
     page = context.new_page()
@@ -105,7 +129,9 @@ def test_phone_width_dark_theme_and_german(browser: Browser, stack: Stack, scree
     answer = last_answer_id(page)
     sources = page.locator(f"#message-{answer} .owc-sources")
     expect(sources).to_contain_text("Quellen")
-    expect(page.locator(f"#message-{answer} .owc-cite").first).to_have_attribute("aria-label", re.compile(r"^Quelle 1: "))
+    expect(page.locator(f"#message-{answer} .owc-cite").first).to_have_attribute(
+        "aria-label", re.compile(r"^Quelle 1: ")
+    )
     page.locator(f"#message-{answer} button.owc-source[data-owc-index='3']").click()
     modal = page.locator(".owc-modal")
     for _ in range(6):  # focus stays in the modal while it is open
@@ -123,11 +149,19 @@ def test_phone_width_dark_theme_and_german(browser: Browser, stack: Stack, scree
 
 def test_a_direct_connection_answer_is_read_from_the_page_own_fetch(page: Page, stack: Stack) -> None:
     """With a user's direct connection the browser calls the upstream itself."""
-    direct = {"OPENAI_API_BASE_URLS": [f"{stack.mock_url}/v1"], "OPENAI_API_KEYS": ["mock"],
-              "OPENAI_API_CONFIGS": {"0": {"enable": True, "prefix_id": "direct", "model_ids": ["perplexity"]}}}
+    direct = {
+        "OPENAI_API_BASE_URLS": [f"{stack.mock_url}/v1"],
+        "OPENAI_API_KEYS": ["mock"],
+        "OPENAI_API_CONFIGS": {"0": {"enable": True, "prefix_id": "direct", "model_ids": ["perplexity"]}},
+    }
     set_user_settings(stack, True, directConnections=direct)
     upstream_calls: list[str] = []
-    page.on("request", lambda request: upstream_calls.append(request.url) if request.url.startswith(stack.mock_url + "/v1/chat") else None)
+    page.on(
+        "request",
+        lambda request: (
+            upstream_calls.append(request.url) if request.url.startswith(stack.mock_url + "/v1/chat") else None
+        ),
+    )
     try:
         open_new_chat(page, stack, "direct.perplexity")
         send(page)
@@ -136,4 +170,4 @@ def test_a_direct_connection_answer_is_read_from_the_page_own_fetch(page: Page, 
         assert wait_for_citation_numbers(page, answer, [1, 2, 3, 2]) == [1, 2, 3, 2]
         expect(page.locator(f"#message-{answer} .owc-sources button.owc-source")).to_have_count(3)
     finally:
-        set_streaming(stack, True)  # and no direct connection for the other tests
+        set_user_settings(stack, stream=True)  # and no direct connection for the other tests

@@ -2,17 +2,24 @@
 preview, list and modal, streaming and not, and again after a reload from stored data."""
 
 import re
-from urllib.parse import quote
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page
+from playwright.sync_api import expect
 
-from tests.e2e.limits import gap_for
-from tests.e2e.owui import (Console, last_answer_id, native_source_strip, open_new_chat, open_webui_version, send,
-                            set_streaming, wait_for_citation_numbers)
 from devstack.stack import Stack
+from tests.e2e.limits import gap_for
+from tests.e2e.owui import Console
+from tests.e2e.owui import last_answer_id
+from tests.e2e.owui import native_source_strip
+from tests.e2e.owui import open_new_chat
+from tests.e2e.owui import open_webui_version
+from tests.e2e.owui import send
+from tests.e2e.owui import set_user_settings
+from tests.e2e.owui import wait_for_citation_numbers
 from tests.wire import SCENARIOS
 
 pytestmark = pytest.mark.e2e
@@ -37,9 +44,20 @@ URL_CITATION = Seen(buttons=[1, 2], sources=2, title="Spain win EURO 2024 — ma
 JINA = Seen(buttons=[1, 2, 2, 3], sources=3, title="How many stars are in the Milky Way?", quote="Astronomers estimate")
 # No title is sent: the address stands for it. Source 2 is cited twice.
 BRAVE = Seen(buttons=[1, 2, 3, 2], sources=3, title="who-physical-activity.html")
+RAGFLOW = Seen(
+    buttons=[1, 1, 2, 3],
+    sources=3,
+    retrieved=1,
+    title="rapport_2024.pdf",
+    link=False,
+    page="p. 3",
+    score="Relevance 80 %",
+)
 EXPECTED = {
     "openrag": Seen(buttons=[], sources=4, title="rapport_2024.pdf", page="p. 3", score="Reranker score 4.81"),
-    "azure-on-your-data": Seen(buttons=[1, 2, 1, 3], sources=3, retrieved=1, title="Dog care guide", score="Reranker score 2.87"),
+    "azure-on-your-data": Seen(
+        buttons=[1, 2, 1, 3], sources=3, retrieved=1, title="Dog care guide", score="Reranker score 2.87"
+    ),
     "openai-url-citation": URL_CITATION,
     "openai-url-citation-flat": URL_CITATION,
     # Offsets over plain sentences: each button at the end of the text it covers.
@@ -49,27 +67,41 @@ EXPECTED = {
     "grok2api-sources-block": GROK,
     "grok2api-go": Seen(buttons=[1, 2, 1], sources=2, retrieved=1, title="合同付款条款指南"),
     "perplexity": Seen(buttons=[1, 2, 3, 2], sources=3, title="Combien d’étoiles compte la Voie lactée ?"),
-    "answer-spans": Seen(buttons=[1, 2, 3], sources=3, title="Politique de conservation — § 4.2", link=False,
-                         page="pp. 12–13", quote="Les relevés de transactions", not_verbatim=3),
+    "answer-spans": Seen(
+        buttons=[1, 2, 3],
+        sources=3,
+        title="Politique de conservation — § 4.2",
+        link=False,
+        page="pp. 12–13",
+        quote="Les relevés de transactions",
+        not_verbatim=3,
+    ),
     # Uploaded documents: no link is sent. The button shows the chunk it cites (p. 3, not its whole file).
-    "ragflow": Seen(buttons=[1, 1, 2, 3], sources=3, retrieved=1, title="rapport_2024.pdf", link=False, page="p. 3",
-                    score="Relevance 80 %"),
-    "ragflow-agent": Seen(buttons=[1, 1, 2, 3], sources=3, retrieved=1, title="rapport_2024.pdf", link=False, page="p. 3",
-                          score="Relevance 80 %"),
-    "nvidia-rag": Seen(buttons=[], sources=4, title="rapport_2024.pdf", link=False, page="p. 3", score="Relevance 78 %"),
-    "groq-compound": Seen(buttons=[1, 2, 3], sources=3, retrieved=1, title="Spain win EURO 2024 — match report",
-                          score="Relevance 97 %"),
+    "ragflow": RAGFLOW,
+    "ragflow-agent": RAGFLOW,
+    "nvidia-rag": Seen(
+        buttons=[], sources=4, title="rapport_2024.pdf", link=False, page="p. 3", score="Relevance 78 %"
+    ),
+    "groq-compound": Seen(
+        buttons=[1, 2, 3], sources=3, retrieved=1, title="Spain win EURO 2024 — match report", score="Relevance 97 %"
+    ),
     "brave": BRAVE,
     "brave-split-tags": BRAVE,
     "jina-deepsearch": JINA,
     "jina-deepsearch-undated": JINA,
     # Through the real LiteLLM proxy. Claude: the button at the end of each cited block; documents
     # have no link; source 1 is cited twice.
-    "claude-citations": Seen(buttons=[1, 2, 3, 4, 1], sources=4, title="rapport_2024.pdf", link=False, page="p. 3",
-                             quote="Chiffres clés"),
+    "claude-citations": Seen(
+        buttons=[1, 2, 3, 4, 1], sources=4, title="rapport_2024.pdf", link=False, page="p. 3", quote="Chiffres clés"
+    ),
     # Source 4 was searched, not cited. A sentence cited by two sources has their buttons in order.
-    "claude-web-search": Seen(buttons=[1, 1, 2, 3], sources=3, retrieved=1, title="Spain win EURO 2024 — match report",
-                              quote="Spain beat England"),
+    "claude-web-search": Seen(
+        buttons=[1, 1, 2, 3],
+        sources=3,
+        retrieved=1,
+        title="Spain win EURO 2024 — match report",
+        quote="Spain beat England",
+    ),
     # Gemini's titles are domains; its second sentence is grounded on two pages.
     "gemini-grounding": Seen(buttons=[1, 1, 2, 3], sources=3, title="science.nasa.gov"),
 }
@@ -77,9 +109,23 @@ EXPECTED = {
 
 # One scenario per wire format (their variants are left to the full suite): the reduced suite
 # that CI runs on the oldest supported Open WebUI, `pytest -m per_format`.
-ONE_PER_FORMAT = {"openrag", "azure-on-your-data", "openai-url-citation", "openai-responses", "grok2api", "grok2api-go",
-                  "perplexity", "answer-spans", "ragflow", "nvidia-rag", "groq-compound", "jina-deepsearch", "brave",
-                  "claude-citations", "gemini-grounding"}
+ONE_PER_FORMAT = {
+    "openrag",
+    "azure-on-your-data",
+    "openai-url-citation",
+    "openai-responses",
+    "grok2api",
+    "grok2api-go",
+    "perplexity",
+    "answer-spans",
+    "ragflow",
+    "nvidia-rag",
+    "groq-compound",
+    "jina-deepsearch",
+    "brave",
+    "claude-citations",
+    "gemini-grounding",
+}
 
 
 def test_every_scenario_has_expectations() -> None:
@@ -126,7 +172,7 @@ def check_preview_and_modal(page: Page, message_id: str, seen: Seen) -> None:
     expect(modal).to_have_count(0)
     expect(opener).to_be_focused()
     if seen.retrieved:  # opened: the sources retrieved, not cited, numbered as returned, open the same modal
-        retrieved = page.locator(f'#message-{message_id} .owc-retrieved')
+        retrieved = page.locator(f"#message-{message_id} .owc-retrieved")
         retrieved.locator("summary").click()
         expect(retrieved.locator("button.owc-source")).to_have_count(seen.retrieved)
         numbers = "buttons => buttons.map(b => Number(b.dataset.owcIndex))"
@@ -145,13 +191,14 @@ def check_preview_and_modal(page: Page, message_id: str, seen: Seen) -> None:
 
 
 @pytest.mark.parametrize("stream", [True, False], ids=["streaming", "non-streaming"])
-@pytest.mark.parametrize("model", [pytest.param(m, marks=pytest.mark.per_format) if m in ONE_PER_FORMAT else m
-                                   for m in sorted(EXPECTED)])
+@pytest.mark.parametrize(
+    "model", [pytest.param(m, marks=pytest.mark.per_format) if m in ONE_PER_FORMAT else m for m in sorted(EXPECTED)]
+)
 def test_scenario_shows_its_sources_and_keeps_them_after_reload(
     page: Page, stack: Stack, screenshots: Path, record_property, model: str, stream: bool
 ) -> None:
     console = Console().watch(page)
-    set_streaming(stack, stream)
+    set_user_settings(stack, stream=stream)
     seen = EXPECTED[model]
     open_new_chat(page, stack, model)
     send(page)

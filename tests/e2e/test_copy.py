@@ -7,11 +7,17 @@ import re
 import time
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext
+from playwright.sync_api import Page
+from playwright.sync_api import expect
 
 from devstack.stack import Stack
-from tests.e2e.owui import (chat_id, last_answer_id, open_new_chat, send, set_streaming, set_user_settings,
-                            stored_answer_text)
+from tests.e2e.owui import chat_id
+from tests.e2e.owui import last_answer_id
+from tests.e2e.owui import open_new_chat
+from tests.e2e.owui import send
+from tests.e2e.owui import set_user_settings
+from tests.e2e.owui import stored_answer_text
 
 pytestmark = pytest.mark.e2e
 
@@ -39,8 +45,11 @@ def source_lines(copied: str) -> dict[int, str]:
 
 def listed(page: Page, selector: str) -> dict[int, str]:
     """The sources a list shows: number → title."""
-    return dict(page.locator(selector).evaluate_all(
-        "bs => bs.map(b => [Number(b.dataset.owcIndex), b.querySelector('.owc-source-title').textContent])"))
+    return dict(
+        page.locator(selector).evaluate_all(
+            "bs => bs.map(b => [Number(b.dataset.owcIndex), b.querySelector('.owc-source-title').textContent])"
+        )
+    )
 
 
 def check_copy(page: Page, stack: Stack, message_id: str) -> None:
@@ -57,7 +66,9 @@ def check_copy(page: Page, stack: Stack, message_id: str) -> None:
     lines = source_lines(copied)
     assert sorted(lines) == sorted(cited)  # only the cited ones
     for number, title in cited.items():
-        assert re.fullmatch(rf"- \[{number}\] \[{re.escape(markdown_text(title))}\]\(http://127\.0\.0\.1:\d+/\S+\)", lines[number]), lines[number]
+        assert re.fullmatch(
+            rf"- \[{number}\] \[{re.escape(markdown_text(title))}\]\(http://127\.0\.0\.1:\d+/\S+\)", lines[number]
+        ), lines[number]
 
     copy_all = page.locator(f"#message-{message_id} .owc-copy-all")
     copy_all.click()
@@ -67,11 +78,14 @@ def check_copy(page: Page, stack: Stack, message_id: str) -> None:
     assert sorted(source_lines(every)) == sorted(cited | retrieved)
 
 
-@pytest.mark.parametrize("stream", [pytest.param(True, marks=pytest.mark.per_format), False], ids=["streaming", "non-streaming"])
+@pytest.mark.parametrize(
+    "stream", [pytest.param(True, marks=pytest.mark.per_format), False], ids=["streaming", "non-streaming"]
+)
 def test_copy_keeps_the_cited_sources_and_copy_all_keeps_every_one(
-        page: Page, context: BrowserContext, stack: Stack, stream: bool) -> None:
+    page: Page, context: BrowserContext, stack: Stack, stream: bool
+) -> None:
     context.grant_permissions(["clipboard-read", "clipboard-write"])
-    set_streaming(stack, stream)
+    set_user_settings(stack, stream=stream)
     open_new_chat(page, stack, MODEL)
     send(page)
     message_id = last_answer_id(page)
@@ -97,7 +111,11 @@ def test_formatted_copy_keeps_the_sources_as_links(page: Page, context: BrowserC
             const [item] = await navigator.clipboard.read();
             return await (await item.getType('text/html')).text(); }""")
         for number, title in cited.items():
-            assert re.search(rf'<li>\[{number}\] <a href="http://127\.0\.0\.1:\d+/[^"]*">{re.escape(html.escape(title, quote=False))}</a>', formatted), formatted
+            assert re.search(
+                rf'<li>\[{number}\] <a href="http://127\.0\.0\.1:\d+/[^"]*">'
+                rf"{re.escape(html.escape(title, quote=False))}</a>",
+                formatted,
+            ), formatted
         assert f"[{len(cited) + 1}]" not in formatted.split("<strong>Sources</strong>")[-1]
     finally:
         set_user_settings(stack, True)
@@ -108,7 +126,7 @@ def test_copy_keeps_the_sources_where_the_page_has_no_clipboard_api(page: Page, 
     navigator.clipboard, and Open WebUI copies a selection with execCommand('copy')."""
     page.add_init_script("""Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined });
         addEventListener('copy', (event) => { window.__copied = event.clipboardData.getData('text/plain'); });""")
-    set_streaming(stack, False)
+    set_user_settings(stack, stream=False)
     open_new_chat(page, stack, MODEL)
     send(page)
     message_id = last_answer_id(page)

@@ -4,11 +4,18 @@ it again after a reload, as it does without the extension, and the extension log
 console warning per page load. A module that fails mid-session gives Open WebUI its own view back."""
 
 import pytest
-from playwright.sync_api import Page, WebSocket, expect
+from playwright.sync_api import Page
+from playwright.sync_api import WebSocket
+from playwright.sync_api import expect
 
 from devstack.stack import Stack
-from tests.e2e.owui import (Console, last_answer_id, native_source_strip, open_new_chat, send, set_streaming,
-                            stored_citation_events)
+from tests.e2e.owui import Console
+from tests.e2e.owui import last_answer_id
+from tests.e2e.owui import native_source_strip
+from tests.e2e.owui import open_new_chat
+from tests.e2e.owui import send
+from tests.e2e.owui import set_user_settings
+from tests.e2e.owui import stored_citation_events
 
 pytestmark = pytest.mark.e2e
 
@@ -19,13 +26,18 @@ ANSWER_START = "La Voie lactée"
 
 def count_answer_events(page: Page, events: list[str]) -> None:
     """Collects the socket frames that carry a piece of an answer, to see that it streamed."""
+
     def watch(socket: WebSocket) -> None:
-        socket.on("framereceived", lambda frame: events.append("x") if isinstance(frame, str) and "completion" in frame else None)
+        socket.on(
+            "framereceived",
+            lambda frame: events.append("x") if isinstance(frame, str) and "completion" in frame else None,
+        )
+
     page.on("websocket", watch)
 
 
 def test_each_faulty_module_leaves_open_webui_working(page: Page, stack: Stack, record_property) -> None:
-    set_streaming(stack, True)
+    set_user_settings(stack, stream=True)
     console = Console().watch(page)
     events: list[str] = []
     count_answer_events(page, events)
@@ -45,11 +57,17 @@ def test_each_faulty_module_leaves_open_webui_working(page: Page, stack: Stack, 
         expect(page.locator(f"#message-{answer} .markdown-prose")).to_contain_text(ANSWER_START)
         assert len(events) - streamed >= 5, "the answer did not stream"
         page.wait_for_timeout(1_500)
-        assert len(console.problems) - warned == 1 and f"{fault} disabled" in console.problems[-1], console.problems[warned:]
+        assert len(console.problems) - warned == 1 and f"{fault} disabled" in console.problems[-1], console.problems[
+            warned:
+        ]
         has_extension = page.evaluate("() => 'owuiCitations' in window")
         shows_sources = page.locator(f"#message-{answer} .owc-sources").count() == 1
-        assert (has_extension, shows_sources) == {"boot": (False, False), "capture": (True, False),
-                                                  "persist": (True, True), "ui": (True, False)}[fault]
+        assert (has_extension, shows_sources) == {
+            "boot": (False, False),
+            "capture": (True, False),
+            "persist": (True, True),
+            "ui": (True, False),
+        }[fault]
         if fault in ("boot", "ui"):
             assert page.locator("[class*='owc-']").count() == 0
 
@@ -58,7 +76,12 @@ def test_each_faulty_module_leaves_open_webui_working(page: Page, stack: Stack, 
     page.wait_for_timeout(3_000)
     chat = page.url.rstrip("/").split("/c/")[-1]
     stored = stored_citation_events(stack, chat)
-    assert {fault: stored.get(answer, 0) for fault, answer in answers.items()} == {"boot": 0, "capture": 0, "persist": 0, "ui": 1}
+    assert {fault: stored.get(answer, 0) for fault, answer in answers.items()} == {
+        "boot": 0,
+        "capture": 0,
+        "persist": 0,
+        "ui": 1,
+    }
     expect(native_source_strip(page, answers["ui"])).to_have_count(1)
 
     # A module failing mid-session: the UI, working after a reload, throws at the next hover
@@ -78,7 +101,9 @@ def test_each_faulty_module_leaves_open_webui_working(page: Page, stack: Stack, 
     expect(sources).to_have_count(0)
     expect(native_source_strip(page, answers["ui"])).to_have_count(1)
     expect(page.locator(f"#message-{answers['ui']} .owc-cite")).to_have_count(0)
-    expect(page.locator(f"#message-{answers['ui']} .markdown-prose button:visible")).not_to_have_count(0)  # Open WebUI's own
+    expect(page.locator(f"#message-{answers['ui']} .markdown-prose button:visible")).not_to_have_count(
+        0
+    )  # Open WebUI's own
     assert len(console.problems) - warned == 1 and "ui disabled" in console.problems[-1]
     assert not page.evaluate(ours_on_the_clipboard)  # the page's own clipboard again
 
@@ -88,7 +113,8 @@ def test_each_faulty_module_leaves_open_webui_working(page: Page, stack: Stack, 
     page.reload()
     page.wait_for_selector("#chat-input", timeout=60_000)
     patched = """() => [XMLHttpRequest.prototype.open, HTMLImageElement.prototype.setAttribute]
-        .map(f => !/\\[native code\\]/.test(Function.prototype.toString.call(f))).concat([window.WebSocket.name !== 'WebSocket'])"""
+        .map(f => !/\\[native code\\]/.test(Function.prototype.toString.call(f)))
+        .concat([window.WebSocket.name !== 'WebSocket'])"""
     assert page.evaluate(patched) == [True, True, True]
     other_tab.evaluate("() => localStorage.setItem('owc:fault', 'capture')")
     page.evaluate("() => fetch('/api/config')")
@@ -97,4 +123,6 @@ def test_each_faulty_module_leaves_open_webui_working(page: Page, stack: Stack, 
     page.evaluate("() => { document.createElement('img').src = '/favicon.png'; }")
     assert page.evaluate(patched) == [False, False, False]
     other_tab.evaluate("() => localStorage.removeItem('owc:fault')")
-    record_property("measured", {"faults_at_load": FAULTS, "faults_mid_session": ["ui"], "answers_under_fault": len(answers)})
+    record_property(
+        "measured", {"faults_at_load": FAULTS, "faults_mid_session": ["ui"], "answers_under_fault": len(answers)}
+    )

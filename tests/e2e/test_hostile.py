@@ -9,29 +9,60 @@ from collections.abc import Iterator
 
 import pytest
 import yaml
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser
+from playwright.sync_api import BrowserContext
+from playwright.sync_api import Page
+from playwright.sync_api import expect
 
 from devstack.stack import Stack
 from mock_server.registry import BUILT_IN_SCENARIOS
 from mock_server.templates import Renderer
 from tests.e2e.egress import Egress
-from tests.e2e.limits import gap_for, gaps_named
-from tests.e2e.owui import (Console, chat_id, last_answer_id, navigate_in_app, open_new_chat, open_new_chat_in_app,
-                            open_webui_version, send, set_streaming, stored_answer_text, wait_for_citation_numbers)
+from tests.e2e.limits import gap_for
+from tests.e2e.limits import gaps_named
+from tests.e2e.owui import Console
+from tests.e2e.owui import chat_id
+from tests.e2e.owui import last_answer_id
+from tests.e2e.owui import navigate_in_app
+from tests.e2e.owui import open_new_chat
+from tests.e2e.owui import open_new_chat_in_app
+from tests.e2e.owui import open_webui_version
+from tests.e2e.owui import send
+from tests.e2e.owui import set_user_settings
+from tests.e2e.owui import stored_answer_text
+from tests.e2e.owui import wait_for_citation_numbers
 from tests.e2e.trap import Trap
 
 pytestmark = pytest.mark.e2e
 
-PAYLOADS: list[str] = Renderer({}).render(yaml.safe_load((BUILT_IN_SCENARIOS / "hostile" / "_payloads.yaml").read_text()))
+PAYLOADS: list[str] = Renderer({}).render(
+    yaml.safe_load((BUILT_IN_SCENARIOS / "hostile" / "_payloads.yaml").read_text())
+)
 # Each format once, in the mode where its sources travel the most particular way: streamed for
 # Azure's first-chunk context, annotation-only chunks, the Responses API's events (which Open
 # WebUI relays only when streamed) and Claude's citation chunks; whole bodies for the others.
 MODES = {
-    "streaming": ["hostile-claude-citations", "hostile-azure-on-your-data", "hostile-grok2api-go", "hostile-openai-responses",
-                  "hostile-openai-url-citation", "hostile-brave"],
-    "non-streaming": ["hostile-claude-web-search", "hostile-gemini-grounding", "hostile-answer-spans", "hostile-grok2api",
-                      "hostile-openrag", "hostile-perplexity", "hostile-ragflow", "hostile-ragflow-agent", "hostile-nvidia-rag",
-                      "hostile-groq-compound", "hostile-jina-deepsearch"],
+    "streaming": [
+        "hostile-claude-citations",
+        "hostile-azure-on-your-data",
+        "hostile-grok2api-go",
+        "hostile-openai-responses",
+        "hostile-openai-url-citation",
+        "hostile-brave",
+    ],
+    "non-streaming": [
+        "hostile-claude-web-search",
+        "hostile-gemini-grounding",
+        "hostile-answer-spans",
+        "hostile-grok2api",
+        "hostile-openrag",
+        "hostile-perplexity",
+        "hostile-ragflow",
+        "hostile-ragflow-agent",
+        "hostile-nvidia-rag",
+        "hostile-groq-compound",
+        "hostile-jina-deepsearch",
+    ],
 }
 # Formats whose answers write no markers (OpenRAG, NVIDIA RAG), or cite with links to their URLs (Groq), which
 # hostile URLs are not: no button is expected.
@@ -51,14 +82,15 @@ TITLES_NOT_PAYLOADS = {"hostile-grok2api-go", "hostile-nvidia-rag", "hostile-bra
 # splits there, the JSON breaks, the stream stops): the payloads after it never come (measured: 265 of 274).
 TITLES_NOT_PAYLOADS |= {"hostile-claude-citations"}
 
-# In the page: "show all" and the retrieved sources, every preview (the hover/focus event the extension listens to), then
-# the modal from the first source, through every page with "next" and back with "previous".
+# In the page: "show all" and the retrieved sources, every preview (the hover/focus event the extension listens
+# to), then the modal from the first source, through every page with "next" and back with "previous".
 OPEN_EVERYTHING = r"""async ([id, payloads]) => {
   const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
   const message = document.getElementById(`message-${id}`);
   const list = message.querySelector('.owc-sources');
   const count = (group) => Number(group?.dataset.owcCount ?? 0);
-  const report = { count: count(list) + count(message.querySelector('.owc-retrieved')), listed: 0, buttons: [], previews: 0, pages: 0, back: 0, shownTitles: 0 };
+  const report = { count: count(list) + count(message.querySelector('.owc-retrieved')), listed: 0, buttons: [],
+                   previews: 0, pages: 0, back: 0, shownTitles: 0 };
   list.querySelector('.owc-more')?.click();
   const retrieved = message.querySelector('.owc-retrieved');  // the sources not cited, when any
   if (retrieved) {  // its rows are built when it opens
@@ -103,7 +135,8 @@ OPEN_EVERYTHING = r"""async ([id, payloads]) => {
 
 # Each producer number ([N], [docN]) → the number of the citation it names, as the extension
 # exposes its citations for debugging.
-NUMBER_OF_REF = """id => Object.fromEntries(window.owuiCitations.citations(id).flatMap((c) => c.refs.map((ref) => [ref, c.index])).reverse())"""
+NUMBER_OF_REF = """id => Object.fromEntries(
+    window.owuiCitations.citations(id).flatMap((c) => c.refs.map((ref) => [ref, c.index])).reverse())"""
 
 
 def cited_numbers(page: Page, stack: Stack, chat: str, answer: str) -> list[int]:
@@ -149,11 +182,12 @@ def assert_nothing_ran(page: Page, trap: Trap) -> dict:
 
 
 @pytest.mark.parametrize("mode", sorted(MODES))
-def test_hostile_sources_never_run_live_or_after_reload(hostile_context: tuple[BrowserContext, Trap], stack: Stack,
-                                                        egress: Egress, record_property, mode: str) -> None:
+def test_hostile_sources_never_run_live_or_after_reload(
+    hostile_context: tuple[BrowserContext, Trap], stack: Stack, egress: Egress, record_property, mode: str
+) -> None:
     context, trap = hostile_context
     models = MODES[mode]
-    set_streaming(stack, mode == "streaming")
+    set_user_settings(stack, stream=mode == "streaming")
     page = context.new_page()
     console = Console().watch(page)
     chats: dict[str, tuple[str, str]] = {}
@@ -163,6 +197,7 @@ def test_hostile_sources_never_run_live_or_after_reload(hostile_context: tuple[B
     def count(report: dict) -> None:
         opened["previews"] += report["previews"]
         opened["modal_pages"] += report["pages"] + report["back"]
+
     for position, model in enumerate(models):
         if position == 0:
             open_new_chat(page, stack, model)
@@ -190,15 +225,29 @@ def test_hostile_sources_never_run_live_or_after_reload(hostile_context: tuple[B
     audit = assert_nothing_ran(page, trap)
     assert audit["hrefs"] > 0  # links were made, and each was checked
     assert console.problems == []
-    record_property("measured", {"payloads": len(PAYLOADS), "formats": len(chats), **opened,
-                                 "elements_audited": live["elements"] + audit["elements"],
-                                 "links_checked": live["hrefs"] + audit["hrefs"],
-                                 "executions": live["executions"] + audit["executions"], "dialogs": len(trap.dialogs)})
+    record_property(
+        "measured",
+        {
+            "payloads": len(PAYLOADS),
+            "formats": len(chats),
+            **opened,
+            "elements_audited": live["elements"] + audit["elements"],
+            "links_checked": live["hrefs"] + audit["hrefs"],
+            "executions": live["executions"] + audit["executions"],
+            "dialogs": len(trap.dialogs),
+        },
+    )
 
     # A source's link opens in a new tab that cannot reach back into Open WebUI.
-    index = page.evaluate("id => window.owuiCitations.citations(id).find((c) => c.url?.startsWith('https://attacker.example/')).index", answer)
+    index = page.evaluate(
+        "id => window.owuiCitations.citations(id).find((c) => c.url?.startsWith('https://attacker.example/')).index",
+        answer,
+    )
     page.locator(f"#message-{answer} .owc-source[data-owc-index='{index}']").click()
-    context.route("https://attacker.example/**", lambda route: route.fulfill(body="<title>elsewhere</title>", content_type="text/html"))
+    context.route(
+        "https://attacker.example/**",
+        lambda route: route.fulfill(body="<title>elsewhere</title>", content_type="text/html"),
+    )
     with egress.expect(r"^https://attacker\.example/"):
         with context.expect_page() as opened:
             page.locator(".owc-modal a.owc-link").click()

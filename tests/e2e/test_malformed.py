@@ -10,16 +10,26 @@ from Open WebUI's own work on the same 10 MB; the extension's share of any one f
 under 200 ms. Time inside the extension's wrappers that the app calls synchronously (fetch,
 WebSocket) counts as the app's: those wrappers only clone or queue."""
 
-
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page
+from playwright.sync_api import expect
 
 from devstack.stack import Stack
-from mock_server.registry import BUILT_IN_SCENARIOS, load_scenarios
-from mock_server.rendering import RequestFacts, render_answer
-from tests.e2e.limits import gap_for, gaps_named
-from tests.e2e.owui import (Console, chat_id, last_answer_id, open_new_chat, open_new_chat_in_app, open_webui_version, send,
-                            set_streaming, stored_citation_events)
+from mock_server.registry import BUILT_IN_SCENARIOS
+from mock_server.registry import load_scenarios
+from mock_server.rendering import RequestFacts
+from mock_server.rendering import render_answer
+from tests.e2e.limits import gap_for
+from tests.e2e.limits import gaps_named
+from tests.e2e.owui import Console
+from tests.e2e.owui import chat_id
+from tests.e2e.owui import last_answer_id
+from tests.e2e.owui import open_new_chat
+from tests.e2e.owui import open_new_chat_in_app
+from tests.e2e.owui import open_webui_version
+from tests.e2e.owui import send
+from tests.e2e.owui import set_user_settings
+from tests.e2e.owui import stored_citation_events
 
 pytestmark = pytest.mark.e2e
 
@@ -55,7 +65,9 @@ def first_words(model: str) -> str:
     return " ".join(render_answer(SCENARIOS[model], RequestFacts(model, "http://127.0.0.1/", 1)).split()[:4])
 
 
-def send_and_measure(page: Page, stack: Stack, console: Console, model: str, stores: bool) -> tuple[str, dict, list[str]]:
+def send_and_measure(
+    page: Page, stack: Stack, console: Console, model: str, stores: bool
+) -> tuple[str, dict, list[str]]:
     """One answer of ``model``: its id, the worst frame for the extension, the warnings it caused."""
     open_new_chat_in_app(page, model)
     page.evaluate("() => { window.__owcFrames.length = 0; }")
@@ -78,7 +90,7 @@ def test_malformed_sources_leave_the_answer_and_the_page_alone(page: Page, stack
     assert page.evaluate("() => PerformanceObserver.supportedEntryTypes.includes('long-animation-frame')")
     page.context.add_init_script(LONG_FRAMES)
     console = Console().watch(page)
-    set_streaming(stack, True)
+    set_user_settings(stack, stream=True)
     open_new_chat(page, stack, "perplexity")
     gaps: dict[str, str] = {}
     worst_frames: dict[str, int] = {}  # ms of the extension's own scripts in its worst frame
@@ -98,7 +110,9 @@ def test_malformed_sources_leave_the_answer_and_the_page_alone(page: Page, stack
         assert len(problems) == warnings and all(answer in problem for problem in problems), (model, problems)
         sources = page.locator(f"#message-{answer} .owc-sources")
         if listed:
-            groups = page.locator(f"#message-{answer} .owc-sources, #message-{answer} .owc-retrieved")  # cited, not cited
+            groups = page.locator(
+                f"#message-{answer} .owc-sources, #message-{answer} .owc-retrieved"
+            )  # cited, not cited
             assert groups.evaluate_all("gs => gs.reduce((n, g) => n + Number(g.dataset.owcCount), 0)") == listed, model
         else:
             assert sources.count() == 0, model

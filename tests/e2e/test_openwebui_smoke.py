@@ -3,7 +3,8 @@
 import pytest
 
 from devstack.stack import Stack
-from tests.e2e.limits import NO_RESPONSES_CONNECTION, RESPONSES_CONNECTION_SINCE
+from tests.e2e.limits import NO_RESPONSES_CONNECTION
+from tests.e2e.limits import RESPONSES_CONNECTION_SINCE
 from tests.e2e.owui import open_webui_version
 from tests.wire import SCENARIOS
 
@@ -20,13 +21,22 @@ def test_every_scenario_is_a_model_in_open_webui(stack: Stack) -> None:
 def test_open_webui_relays_a_scenario_answer(stack: Stack, record_property, model: str) -> None:
     """Through every connection: Chat Completions, the Responses API one, and the LiteLLM proxy (Claude, Gemini)."""
     with stack.api() as api:
-        response = api.post("/api/chat/completions", json={
-            "model": model, "stream": False, "messages": [{"role": "user", "content": "?"}]})
+        response = api.post(
+            "/api/chat/completions",
+            json={"model": model, "stream": False, "messages": [{"role": "user", "content": "?"}]},
+        )
     if model == "openai-responses" and open_webui_version(stack) < RESPONSES_CONNECTION_SINCE:
         record_property("gap", NO_RESPONSES_CONNECTION)
         assert response.status_code == 400 and response.json()["error"]["code"] == "unsupported_endpoint", response.text
         return
     assert response.status_code == 200, response.text
     content = response.json()["choices"][0]["message"]["content"]
-    assert content.split()[:3] == {"openrag": ["Le", "chiffre", "d'affaires"], "openai-responses": ["Adults", "should", "do"],
-                                   "claude-citations": ["According", "to", "the"], "gemini-grounding": ["Die", "Milchstraße", "enthält"]}[model]
+    assert (
+        content.split()[:3]
+        == {
+            "openrag": ["Le", "chiffre", "d'affaires"],
+            "openai-responses": ["Adults", "should", "do"],
+            "claude-citations": ["According", "to", "the"],
+            "gemini-grounding": ["Die", "Milchstraße", "enthält"],
+        }[model]
+    )

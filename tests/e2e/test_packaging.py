@@ -5,12 +5,22 @@ server installed too do not show anything twice."""
 import subprocess
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, Route, expect
+from playwright.sync_api import BrowserContext
+from playwright.sync_api import Page
+from playwright.sync_api import Route
+from playwright.sync_api import expect
 
-from devstack.stack import ROOT, Stack
-from tests.e2e.delivery import DELIVERY, console_script
-from tests.e2e.owui import Console, last_answer_id, open_new_chat, send, set_streaming
-from tests.e2e.test_citations import EXPECTED, check_answer
+from devstack.stack import ROOT
+from devstack.stack import Stack
+from tests.e2e.delivery import DELIVERY
+from tests.e2e.delivery import console_script
+from tests.e2e.owui import Console
+from tests.e2e.owui import last_answer_id
+from tests.e2e.owui import open_new_chat
+from tests.e2e.owui import send
+from tests.e2e.owui import set_user_settings
+from tests.e2e.test_citations import EXPECTED
+from tests.e2e.test_citations import check_answer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.per_format]
 VERSION = (ROOT / "VERSION").read_text().strip()
@@ -25,8 +35,9 @@ COUNT_STARTS = """(() => {
 
 
 def test_status_tells_whether_the_running_open_webui_serves_the_extension(stack: Stack) -> None:
-    result = subprocess.run([console_script(), "status", "--url", stack.webui_url], cwd="/",
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [console_script(), "status", "--url", stack.webui_url], cwd="/", capture_output=True, text=True, timeout=60
+    )
     assert f"Extension: installed, version {VERSION}" in result.stdout, result.stdout + result.stderr
     if DELIVERY == "loader":
         assert result.returncode == 0 and f"Served by {stack.webui_url}: yes, version {VERSION}" in result.stdout
@@ -46,7 +57,7 @@ def test_the_browser_extension_and_the_servers_loader_show_each_citation_once(pa
     page.route("**/static/loader.js", serve_installed_loader)
     page.add_init_script(COUNT_STARTS)
     console = Console().watch(page)
-    set_streaming(stack, True)
+    set_user_settings(stack, stream=True)
     open_new_chat(page, stack, "perplexity")
     assert served and page.evaluate("window.owuiCitations.version") == VERSION
     assert page.evaluate("window.owcStarts") == 1  # the server's copy stood down

@@ -4,11 +4,16 @@ the events then arrive in XHR responses, and the extension must read them there 
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page
+from playwright.sync_api import expect
 
-from tests.e2e.conftest import running_stack
-from tests.e2e.owui import last_answer_id, open_new_chat, send, set_streaming, wait_for_citation_numbers
 from devstack.stack import Stack
+from tests.e2e.conftest import running_stack
+from tests.e2e.owui import last_answer_id
+from tests.e2e.owui import open_new_chat
+from tests.e2e.owui import send
+from tests.e2e.owui import set_user_settings
+from tests.e2e.owui import wait_for_citation_numbers
 
 pytestmark = pytest.mark.e2e
 
@@ -22,7 +27,7 @@ def polling_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
 def test_sources_arrive_over_the_polling_transport(page: Page, polling_stack: Stack) -> None:
     websockets: list[str] = []
     page.on("websocket", lambda socket: websockets.append(socket.url))
-    set_streaming(polling_stack, True)
+    set_user_settings(polling_stack, stream=True)
     open_new_chat(page, polling_stack, "azure-on-your-data")
     send(page)
     answer = last_answer_id(page)

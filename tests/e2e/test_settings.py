@@ -3,10 +3,15 @@ retrieved but not cited show, whether Open WebUI's own source strip stays; each 
 every answer on the page, and kept by the browser (after a reload)."""
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page
+from playwright.sync_api import expect
 
 from devstack.stack import Stack
-from tests.e2e.owui import last_answer_id, native_source_strip, open_new_chat, send, set_streaming
+from tests.e2e.owui import last_answer_id
+from tests.e2e.owui import native_source_strip
+from tests.e2e.owui import open_new_chat
+from tests.e2e.owui import send
+from tests.e2e.owui import set_user_settings
 
 pytestmark = pytest.mark.e2e
 
@@ -18,13 +23,17 @@ def check_applied(page: Page, answers: list[str], shown: int, more: bool, retrie
         answer = page.locator(f"#message-{message_id}")
         expect(answer.locator(".owc-sources button.owc-source")).to_have_count(shown, timeout=15_000)
         expect(answer.locator(".owc-sources .owc-more")).to_have_count(1 if more else 0)
-        expect(answer.locator(".owc-retrieved summary")).to_have_text([f"{retrieved} more retrieved, not cited"] if retrieved else [])
+        expect(answer.locator(".owc-retrieved summary")).to_have_text(
+            [f"{retrieved} more retrieved, not cited"] if retrieved else []
+        )
         expect(native_source_strip(page, message_id)).to_have_count(strip)
 
 
-@pytest.mark.parametrize("stream", [pytest.param(True, marks=pytest.mark.per_format), False], ids=["streaming", "non-streaming"])
+@pytest.mark.parametrize(
+    "stream", [pytest.param(True, marks=pytest.mark.per_format), False], ids=["streaming", "non-streaming"]
+)
 def test_settings_apply_at_once_to_every_answer_and_stay_after_reload(page: Page, stack: Stack, stream: bool) -> None:
-    set_streaming(stack, stream)
+    set_user_settings(stack, stream=stream)
     open_new_chat(page, stack, MODEL)
     answers = []
     for _ in range(2):

@@ -9,10 +9,18 @@ import time
 from collections import Counter
 
 import pytest
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import Page
+from playwright.sync_api import Route
+from playwright.sync_api import expect
 
 from devstack.stack import Stack
-from tests.e2e.owui import Console, chat_id, last_answer_id, open_new_chat, send, set_streaming, stored_citation_events
+from tests.e2e.owui import Console
+from tests.e2e.owui import chat_id
+from tests.e2e.owui import last_answer_id
+from tests.e2e.owui import open_new_chat
+from tests.e2e.owui import send
+from tests.e2e.owui import set_user_settings
+from tests.e2e.owui import stored_citation_events
 
 pytestmark = pytest.mark.e2e
 
@@ -36,8 +44,10 @@ def shown_after_reload(page: Page, answers: list[str]) -> None:
         expect(page.locator(f"#message-{answer} .owc-sources")).to_have_count(1, timeout=20_000)
 
 
-def test_store_requests_failing_for_20s_then_502_and_html_pages_store_every_answer_once(page: Page, stack: Stack, record_property) -> None:
-    set_streaming(stack, True)
+def test_store_requests_failing_for_20s_then_502_and_html_pages_store_every_answer_once(
+    page: Page, stack: Stack, record_property
+) -> None:
+    set_user_settings(stack, stream=True)
     console = Console().watch(page)
     open_new_chat(page, stack, MODEL)
     met: Counter[str] = Counter()
@@ -81,7 +91,7 @@ def test_store_requests_failing_for_20s_then_502_and_html_pages_store_every_answ
 
 
 def test_offline_while_an_answer_finishes_stores_it_when_back_online(page: Page, stack: Stack, record_property) -> None:
-    set_streaming(stack, True)
+    set_user_settings(stack, stream=True)
     open_new_chat(page, stack, MODEL)
     send(page, "How many stars are in the Milky Way?")
     answer = last_answer_id(page)
@@ -99,7 +109,7 @@ def test_offline_while_an_answer_finishes_stores_it_when_back_online(page: Page,
 
 
 def test_signed_out_mid_answer_stores_it_once_signed_in_again(page: Page, stack: Stack) -> None:
-    set_streaming(stack, True)
+    set_user_settings(stack, stream=True)
     open_new_chat(page, stack, MODEL)
     send(page, "How many stars are in the Milky Way?")
     page.wait_for_selector(".chat-assistant", timeout=60_000)
@@ -111,7 +121,8 @@ def test_signed_out_mid_answer_stores_it_once_signed_in_again(page: Page, stack:
     assert stored_citation_events(stack, chat).get(answer, 0) == 0
     # Signing in again, as Open WebUI's sign-in page does: its request, then the new token kept.
     page.evaluate("""async () => {
-        const response = await fetch('/api/v1/auths/signin', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+        const response = await fetch('/api/v1/auths/signin', {
+          method: 'POST', headers: { 'Content-Type': 'application/json' },
                                                                   body: JSON.stringify({ email: '', password: '' }) });
         localStorage.token = (await response.json()).token;
     }""")

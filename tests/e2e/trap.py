@@ -3,17 +3,21 @@ the extension load: a canary property that counts every assignment, every dialog
 record of each element the extension creates (the `document.createElement` calls made from
 /static/loader.js), audited for event-handler attributes and unsafe links."""
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
-from playwright.sync_api import BrowserContext, Dialog, Page
+from playwright.sync_api import BrowserContext
+from playwright.sync_api import Dialog
+from playwright.sync_api import Page
 
 CANARY = "__owc_pwned"
 
 INIT_SCRIPT = """(() => {
   const trap = { executions: 0, created: [] };
   Object.defineProperty(window, '__owcTrap', { value: trap });
-  Object.defineProperty(window, '%(canary)s', { configurable: false, get: () => undefined, set: () => { trap.executions++; } });
+  Object.defineProperty(window, '%(canary)s', {
+    configurable: false, get: () => undefined, set: () => { trap.executions++; } });
   for (const method of ['createElement', 'createElementNS']) {
     const original = Document.prototype[method];
     Document.prototype[method] = function (...args) {
@@ -27,9 +31,11 @@ INIT_SCRIPT = """(() => {
 # Every element the extension created, with its descendants (what an innerHTML would add).
 AUDIT = r"""() => {
   const ALLOWED_TAGS = new Set(['SECTION', 'DIV', 'OL', 'LI', 'BUTTON', 'SPAN', 'H2', 'P', 'A', 'MARK', 'Q', 'STYLE',
-                                'DETAILS', 'SUMMARY', 'LABEL', 'SELECT', 'OPTION', 'INPUT',  // retrieved group, settings
+                                // retrieved group, settings
+                                'DETAILS', 'SUMMARY', 'LABEL', 'SELECT', 'OPTION', 'INPUT',
                                 'UL', 'STRONG']);  // the sources as HTML, on the clipboard
-  const LOADING = new Set(['src', 'srcset', 'srcdoc', 'action', 'formaction', 'xlink:href', 'data', 'poster', 'background', 'ping', 'codebase']);
+  const LOADING = new Set(['src', 'srcset', 'srcdoc', 'action', 'formaction', 'xlink:href', 'data', 'poster',
+                           'background', 'ping', 'codebase']);
   const SAFE_HREF = /^(https?:\/\/[^\s]|\/(?![\/\\]))/;
   const seen = new Set();
   const problems = [];

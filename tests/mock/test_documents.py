@@ -7,7 +7,8 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from tests.wire import SCENARIOS, sse_data
+from tests.wire import SCENARIOS
+from tests.wire import sse_data
 
 # Their citations name document sections (answer-spans) or uploaded files that the producer sends
 # no link to (RAGFlow, NVIDIA RAG), not URLs.
@@ -36,8 +37,11 @@ def requests_for(name: str, kind: str) -> tuple[tuple[str, dict], tuple[str, dic
     if kind == "gemini":
         base, body = f"/providers/{name}/v1beta/models/gemini", {"contents": [{"parts": [{"text": "x"}]}]}
         return (f"{base}:generateContent", body), (f"{base}:streamGenerateContent?alt=sse", body)
-    path, field = {"chat": ("/v1/chat/completions", "messages"), "completions": ("/v1/completions", "prompt"),
-                   "responses": ("/v1/responses", "input")}[kind]
+    path, field = {
+        "chat": ("/v1/chat/completions", "messages"),
+        "completions": ("/v1/completions", "prompt"),
+        "responses": ("/v1/responses", "input"),
+    }[kind]
     body = {"model": name, field: user if field == "messages" else "x"}
     return (path, body), (path, {**body, "stream": True})
 

@@ -20,24 +20,34 @@ def test_unknown_model_is_404_model_not_found(client: openai.OpenAI) -> None:
         client.chat.completions.create(model="no-such-scenario", messages=USER)
     assert raised.value.body == {
         "message": "The model `no-such-scenario` does not exist or you do not have access to it.",
-        "type": "invalid_request_error", "param": "model", "code": "model_not_found",
+        "type": "invalid_request_error",
+        "param": "model",
+        "code": "model_not_found",
     }
 
 
 @pytest.mark.parametrize("path", ["/v1/chat/completions", "/v1/completions", "/v1/responses"])
 def test_malformed_json_is_400(http: httpx.Client, path: str) -> None:
-    response = http.post(path, content=b'{"model": "openrag", "messages": [', headers={"content-type": "application/json"})
+    response = http.post(
+        path, content=b'{"model": "openrag", "messages": [', headers={"content-type": "application/json"}
+    )
     assert assert_openai_error(response, 400)["code"] == "invalid_json"
 
 
-@pytest.mark.parametrize(("body", "param"), [
-    ({"model": "openrag"}, "messages"),
-    ({"model": "openrag", "messages": []}, "messages"),
-    ({"model": "openrag", "messages": [{"content": "no role"}]}, "messages.0.role"),
-    ({"messages": USER}, "model"),
-    ({"model": "openrag", "messages": USER, "stream": "sometimes"}, "stream"),
-    ({"model": "openrag", "messages": USER, "stream_options": {"include_usage": "x"}}, "stream_options.include_usage"),
-])
+@pytest.mark.parametrize(
+    ("body", "param"),
+    [
+        ({"model": "openrag"}, "messages"),
+        ({"model": "openrag", "messages": []}, "messages"),
+        ({"model": "openrag", "messages": [{"content": "no role"}]}, "messages.0.role"),
+        ({"messages": USER}, "model"),
+        ({"model": "openrag", "messages": USER, "stream": "sometimes"}, "stream"),
+        (
+            {"model": "openrag", "messages": USER, "stream_options": {"include_usage": "x"}},
+            "stream_options.include_usage",
+        ),
+    ],
+)
 def test_invalid_chat_request_is_400_naming_the_field(http: httpx.Client, body: dict, param: str) -> None:
     assert assert_openai_error(http.post("/v1/chat/completions", json=body), 400)["param"] == param
 
@@ -49,15 +59,20 @@ def test_body_that_is_not_an_object_is_400(http: httpx.Client, content: bytes) -
 
 def test_form_encoded_json_is_read_as_json(http: httpx.Client) -> None:
     """`curl -d` without a JSON content type still works, as with OpenAI-compatible servers."""
-    response = http.post("/v1/chat/completions", content=b'{"model": "perplexity", "messages": [{"role": "user", "content": "x"}]}',
-                         headers={"content-type": "application/x-www-form-urlencoded"})
+    response = http.post(
+        "/v1/chat/completions",
+        content=b'{"model": "perplexity", "messages": [{"role": "user", "content": "x"}]}',
+        headers={"content-type": "application/x-www-form-urlencoded"},
+    )
     assert response.status_code == 200 and response.json()["citations"]
 
 
 def test_endpoint_a_scenario_does_not_speak_is_400(http: httpx.Client) -> None:
     error = assert_openai_error(http.post("/v1/responses", json={"model": "openrag", "input": "x"}), 400)
     assert error["code"] == "unsupported_endpoint"
-    error = assert_openai_error(http.post("/v1/chat/completions", json={"model": "openai-responses", "messages": USER}), 400)
+    error = assert_openai_error(
+        http.post("/v1/chat/completions", json={"model": "openai-responses", "messages": USER}), 400
+    )
     assert error["code"] == "unsupported_endpoint"
 
 
@@ -75,4 +90,6 @@ def test_openapi_documents_the_errors_the_server_answers(http: httpx.Client) -> 
     for path in ["/v1/chat/completions", "/v1/completions", "/v1/responses", "/extract/{extract_id}"]:
         responses = next(iter(schema["paths"][path].values()))["responses"]
         assert "422" not in responses, path
-        assert responses["4XX"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/ErrorResponse"}
+        assert responses["4XX"]["content"]["application/json"]["schema"] == {
+            "$ref": "#/components/schemas/ErrorResponse"
+        }

@@ -13,14 +13,15 @@ import os
 
 import httpx
 import schemathesis
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from mock_server.app import create_app
 
 EXAMPLES = int(os.environ.get("MOCK_FUZZ_EXAMPLES", "60"))
-FUZZ_SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None,
-                         suppress_health_check=list(HealthCheck))
+FUZZ_SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 
 
 def assert_well_formed(status: int, content_type: str, body: bytes) -> None:
@@ -52,11 +53,19 @@ def test_schema_fuzzed_requests_never_get_a_server_error(case: schemathesis.Case
 
 
 # JSON values Schemathesis does not send: what a hostile or buggy client can still put on the wire.
-HOSTILE_TEXT = st.one_of(st.text(), st.text(st.characters(codec=None)),  # with lone surrogates
-                         st.integers(0xD800, 0xDFFF).map(chr), st.just("x" * 100_000))
+HOSTILE_TEXT = st.one_of(
+    st.text(),
+    st.text(st.characters(codec=None)),  # with lone surrogates
+    st.integers(0xD800, 0xDFFF).map(chr),
+    st.just("x" * 100_000),
+)
 HOSTILE_SCALAR = st.one_of(
-    st.none(), st.booleans(), HOSTILE_TEXT, st.integers(-(2**70), 2**70),
-    st.floats(allow_nan=True, allow_infinity=True), st.sampled_from([10**400, -0.0]),
+    st.none(),
+    st.booleans(),
+    HOSTILE_TEXT,
+    st.integers(-(2**70), 2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from([10**400, -0.0]),
 )
 
 
@@ -92,23 +101,45 @@ def request_json(body: object) -> bytes:
 
 
 HOSTILE_JSON = st.one_of(
-    st.recursive(HOSTILE_SCALAR, lambda inner: st.one_of(
-        st.lists(inner, max_size=4),
-        st.dictionaries(st.one_of(HOSTILE_TEXT, st.sampled_from(["role", "content", "text", "input", "type"])),
-                        inner, max_size=4),
-    ), max_leaves=12),
+    st.recursive(
+        HOSTILE_SCALAR,
+        lambda inner: st.one_of(
+            st.lists(inner, max_size=4),
+            st.dictionaries(
+                st.one_of(HOSTILE_TEXT, st.sampled_from(["role", "content", "text", "input", "type"])),
+                inner,
+                max_size=4,
+            ),
+        ),
+        max_leaves=12,
+    ),
     st.integers(1, 2000).map(NestedLists),  # on both sides of the JSON parser's limit (about 1,000)
 )
 
 # A valid request per endpoint; the test makes one field (or a new one) hostile.
 VALID = {
-    "/v1/chat/completions": ({"model": "perplexity", "messages": [{"role": "user", "content": "hi"}],
-                              "stream_options": {"include_usage": True}},
-                             ["model", "messages", "messages.0", "messages.0.role", "messages.0.content",
-                              "stream_options", "stream_options.include_usage", "tools"]),
+    "/v1/chat/completions": (
+        {
+            "model": "perplexity",
+            "messages": [{"role": "user", "content": "hi"}],
+            "stream_options": {"include_usage": True},
+        },
+        [
+            "model",
+            "messages",
+            "messages.0",
+            "messages.0.role",
+            "messages.0.content",
+            "stream_options",
+            "stream_options.include_usage",
+            "tools",
+        ],
+    ),
     "/v1/completions": ({"model": "openrag", "prompt": ["hi"]}, ["model", "prompt", "prompt.0", "suffix"]),
-    "/v1/responses": ({"model": "openai-responses", "input": [{"role": "user", "content": "hi"}]},
-                      ["model", "input", "input.0", "input.0.content", "tools"]),
+    "/v1/responses": (
+        {"model": "openai-responses", "input": [{"role": "user", "content": "hi"}]},
+        ["model", "input", "input.0", "input.0.content", "tools"],
+    ),
 }
 
 
@@ -130,18 +161,28 @@ FIELDS = [(endpoint, path) for endpoint, (_, paths) in VALID.items() for path in
 
 @given(field=st.sampled_from(FIELDS), stream=st.booleans(), value=HOSTILE_JSON)
 @FUZZ_SETTINGS
-def test_one_hostile_field_never_gets_a_server_error(http: httpx.Client, field: tuple[str, str], stream: bool,
-                                                     value: object) -> None:
+def test_one_hostile_field_never_gets_a_server_error(
+    http: httpx.Client, field: tuple[str, str], stream: bool, value: object
+) -> None:
     endpoint, path = field
     body = _with_field({**VALID[endpoint][0], "stream": stream}, path, value)
     response = http.post(endpoint, content=request_json(body))
     assert_well_formed(response.status_code, response.headers.get("content-type", ""), response.content)
 
 
-@given(endpoint=st.sampled_from(["/v1/chat/completions", "/v1/completions", "/v1/responses", "/v1/models"]),
-       body=st.one_of(st.binary(max_size=2000), st.text().map(str.encode)),
-       content_type=st.sampled_from(["application/json", "text/plain", "application/x-www-form-urlencoded",
-                                     "multipart/form-data; boundary=x", "application/json; charset=latin-1"]))
+@given(
+    endpoint=st.sampled_from(["/v1/chat/completions", "/v1/completions", "/v1/responses", "/v1/models"]),
+    body=st.one_of(st.binary(max_size=2000), st.text().map(str.encode)),
+    content_type=st.sampled_from(
+        [
+            "application/json",
+            "text/plain",
+            "application/x-www-form-urlencoded",
+            "multipart/form-data; boundary=x",
+            "application/json; charset=latin-1",
+        ]
+    ),
+)
 @FUZZ_SETTINGS
 def test_raw_bytes_never_get_a_server_error(http: httpx.Client, endpoint: str, body: bytes, content_type: str) -> None:
     method = "GET" if endpoint == "/v1/models" else "POST"
@@ -149,8 +190,9 @@ def test_raw_bytes_never_get_a_server_error(http: httpx.Client, endpoint: str, b
     assert_well_formed(response.status_code, response.headers.get("content-type", ""), response.content)
 
 
-@given(host=st.text(st.characters(min_codepoint=0x21, max_codepoint=0xFF), min_size=1, max_size=60),
-       stream=st.booleans())
+@given(
+    host=st.text(st.characters(min_codepoint=0x21, max_codepoint=0xFF), min_size=1, max_size=60), stream=st.booleans()
+)
 @FUZZ_SETTINGS
 def test_any_host_header_never_gets_a_server_error(http: httpx.Client, host: str, stream: bool) -> None:
     """The Host header is the one header the mock writes back (as `${base_url}` in sources)."""

@@ -9,8 +9,11 @@ from dataclasses import replace
 import pytest
 import yaml
 
-from mock_server.registry import BUILT_IN_SCENARIOS, load_scenarios
-from mock_server.rendering import RequestFacts, render_body, render_stream
+from mock_server.registry import BUILT_IN_SCENARIOS
+from mock_server.registry import load_scenarios
+from mock_server.rendering import RequestFacts
+from mock_server.rendering import render_body
+from mock_server.rendering import render_stream
 from mock_server.templates import Renderer
 
 HOSTILE = BUILT_IN_SCENARIOS / "hostile"
@@ -54,8 +57,11 @@ def test_one_hostile_scenario_per_producer_format() -> None:
 
 def streamed_tags(name: str) -> list[dict]:
     """The JSON of the <citation> tags in a stream's text: Brave's sources, sent only when streaming."""
-    chunks = [json.loads(event.text[len("data: "):]) for event in render_stream(FAMILIES[name], "chat", FACTS)
-              if event.text.startswith("data: {")]
+    chunks = [
+        json.loads(event.text[len("data: ") :])
+        for event in render_stream(FAMILIES[name], "chat", FACTS)
+        if event.text.startswith("data: {")
+    ]
     text = "".join(chunk["choices"][0]["delta"]["content"] for chunk in chunks if chunk["choices"])
     return [json.loads(tag) for tag in re.findall(r"<citation>(.*?)</citation>", text, re.DOTALL)]
 

@@ -6,7 +6,8 @@ import httpx
 import openai
 import pytest
 
-from tests.wire import chat_body, raw_chunks
+from tests.wire import chat_body
+from tests.wire import raw_chunks
 
 MAX_SAFE_INTEGER = 2**53 - 1
 
@@ -18,7 +19,7 @@ def content_chunks(chunks: list[dict]) -> list[int]:
 def span_texts(content: str, annotations: list[dict]) -> list[str]:
     """The answer text each nested or flat url_citation covers (offsets in code points)."""
     spans = [a.get("url_citation", a) for a in annotations]
-    return [content[s["start_index"]:s["end_index"]] for s in spans]
+    return [content[s["start_index"] : s["end_index"]] for s in spans]
 
 
 class TestOpenRAG:
@@ -43,7 +44,9 @@ class TestOpenRAG:
         content = body["choices"][0]["message"]["content"]
         assert "[" not in content and "Sources:" not in content
 
-    def test_stream_sends_empty_extra_until_the_last_content_chunk_and_the_finish_chunk(self, http: httpx.Client) -> None:
+    def test_stream_sends_empty_extra_until_the_last_content_chunk_and_the_finish_chunk(
+        self, http: httpx.Client
+    ) -> None:
         payloads, chunks = raw_chunks(http, "openrag")
         assert all(isinstance(c["extra"], str) for c in chunks)
         last_content = content_chunks(chunks)[-1]
@@ -75,8 +78,9 @@ class TestAzureOnYourData:
         citations = message["context"]["citations"]
         assert all("content" in c and isinstance(c["chunk_id"], str) for c in citations)
         retrieved = message["context"]["all_retrieved_documents"]
-        assert all({"original_search_score", "rerank_score", "filter_reason", "search_queries"} <= d.keys()
-                   for d in retrieved)
+        assert all(
+            {"original_search_score", "rerank_score", "filter_reason", "search_queries"} <= d.keys() for d in retrieved
+        )
         assert {d["filter_reason"] for d in retrieved} == {None, "rerank"}
         assert isinstance(message["context"]["intent"], str)
 
@@ -127,7 +131,7 @@ class TestOpenAIResponses:
         response = client.responses.create(model="openai-responses", input="x")
         part = response.output[-1].content[0]
         url, file = part.annotations
-        assert url.type == "url_citation" and part.text[url.start_index:url.end_index].startswith("([who.int](")
+        assert url.type == "url_citation" and part.text[url.start_index : url.end_index].startswith("([who.int](")
         assert file.type == "file_citation" and file.filename.endswith(".pdf") and file.file_id.startswith("file-")
 
     def test_stream_announces_each_annotation_after_the_text(self, client: openai.OpenAI) -> None:
@@ -203,8 +207,9 @@ class TestPerplexity:
     def test_body_has_citations_and_search_results_in_the_same_order(self, http: httpx.Client) -> None:
         _, body = chat_body(http, "perplexity")
         assert body["citations"] == [r["url"] for r in body["search_results"]]
-        assert all({"title", "url", "date", "last_updated", "snippet", "source"} <= r.keys()
-                   for r in body["search_results"])
+        assert all(
+            {"title", "url", "date", "last_updated", "snippet", "source"} <= r.keys() for r in body["search_results"]
+        )
         assert "étoiles[1][2]." in body["choices"][0]["message"]["content"]
 
     def test_every_stream_chunk_repeats_the_sources_and_the_text_so_far(self, http: httpx.Client) -> None:
@@ -226,7 +231,7 @@ class TestAnswerSpans:
         verbatim = [c for c in citations if c["quote_start"] >= 0]
         for c in verbatim:
             section = c["content"].encode("utf-8")
-            assert section[c["quote_start"]:c["quote_end"]].decode("utf-8") == c["quote"]
+            assert section[c["quote_start"] : c["quote_end"]].decode("utf-8") == c["quote"]
         # Non-ASCII before a quote: byte offsets differ from code point offsets.
         assert any(c["content"].find(c["quote"]) != c["quote_start"] for c in verbatim)
 

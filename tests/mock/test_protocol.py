@@ -7,8 +7,12 @@ import openai
 import pytest
 
 from devstack.processes import free_port
+from devstack.soak import SCENARIOS as PRODUCERS
 from devstack.stack import mock_server
-from tests.wire import CHAT_SCENARIOS, SCENARIOS, raw_chunks, sse_data
+from tests.wire import CHAT_SCENARIOS
+from tests.wire import SCENARIOS
+from tests.wire import raw_chunks
+from tests.wire import sse_data
 
 USER = [{"role": "user", "content": "Which sources support this?"}]
 
@@ -17,9 +21,7 @@ def test_models_lists_one_model_per_scenario(client: openai.OpenAI) -> None:
     """Except the scenarios of a provider's own API: the LiteLLM proxy lists those (devstack/litellm.py)."""
     ids = {model.id for model in client.models.list()}
     assert ids == {name for name, scenario in SCENARIOS.items() if scenario.speaks_openai}
-    assert {"openrag", "azure-on-your-data", "openai-url-citation", "openai-url-citation-flat",
-            "openai-responses", "grok2api", "grok2api-sources-block", "grok2api-go", "perplexity",
-            "answer-spans"} <= ids
+    assert set(PRODUCERS) <= ids
 
 
 # Producers whose stream does not spell out their non-streamed body, as their code does.
@@ -62,8 +64,9 @@ def test_chat_streams_end_with_done(http: httpx.Client, model: str) -> None:
 
 @pytest.mark.parametrize("model", CHAT_SCENARIOS)
 def test_include_usage_adds_a_usage_chunk_before_done(client: openai.OpenAI, http: httpx.Client, model: str) -> None:
-    chunks = list(client.chat.completions.create(
-        model=model, messages=USER, stream=True, stream_options={"include_usage": True}))
+    chunks = list(
+        client.chat.completions.create(model=model, messages=USER, stream=True, stream_options={"include_usage": True})
+    )
     assert chunks[-1].choices == []
     assert chunks[-1].usage.completion_tokens > 0
     assert chunks[-1].usage.total_tokens == chunks[-1].usage.prompt_tokens + chunks[-1].usage.completion_tokens
@@ -90,7 +93,7 @@ def test_responses_stream_parses_with_the_sdk(client: openai.OpenAI) -> None:
 def test_responses_stream_has_event_lines_and_no_done(http: httpx.Client) -> None:
     text = http.post("/v1/responses", json={"model": "openai-responses", "input": "x", "stream": True}).text
     assert "[DONE]" not in text
-    names = [line[len("event: "):] for line in text.splitlines() if line.startswith("event: ")]
+    names = [line[len("event: ") :] for line in text.splitlines() if line.startswith("event: ")]
     assert len(names) == len(sse_data(text))
     assert names[0] == "response.created" and names[-1] == "response.completed"
 
@@ -133,12 +136,14 @@ def test_ragflow_sends_references_only_when_the_request_asks_for_them(client: op
     """RAGFlow reads `extra_body.reference` from the request body (a key of that name, which the
     SDK's own `extra_body` argument puts there as `{"extra_body": {...}}`)."""
     plain = client.chat.completions.create(model="ragflow", messages=USER).model_dump()
-    asked = client.chat.completions.create(model="ragflow", messages=USER,
-                                           extra_body={"extra_body": {"reference": True}}).model_dump()
+    asked = client.chat.completions.create(
+        model="ragflow", messages=USER, extra_body={"extra_body": {"reference": True}}
+    ).model_dump()
     assert "reference" not in plain["choices"][0]["message"]
     assert len(asked["choices"][0]["message"]["reference"]) == 4
-    streamed = client.chat.completions.create(model="ragflow", messages=USER, stream=True,
-                                              extra_body={"extra_body": {"reference": True}})
+    streamed = client.chat.completions.create(
+        model="ragflow", messages=USER, stream=True, extra_body={"extra_body": {"reference": True}}
+    )
     last = [chunk.model_dump() for chunk in streamed][-1]["choices"][0]
     assert last["finish_reason"] == "stop" and last["delta"]["content"] is None
     assert len(last["delta"]["reference"]) == 4 and last["delta"]["final_content"]

@@ -7,7 +7,8 @@ import pytest
 from google import genai
 from google.genai import types as genai_types
 
-from devstack.litellm import config, proxied
+from devstack.litellm import config
+from devstack.litellm import proxied
 from tests.wire import SCENARIOS
 
 CLAUDE = sorted(name for name, s in SCENARIOS.items() if s.anthropic)
@@ -45,14 +46,16 @@ def test_claude_streams_the_blocks_and_citations_of_its_whole_answer(mock_url: s
 def test_gemini_streams_its_whole_answer_and_grounds_it_in_bytes(mock_url: str, name: str) -> None:
     client = gemini_for(mock_url, name)
     whole = client.models.generate_content(model="gemini-2.5-flash", contents="Which sources support this?")
-    chunks = list(client.models.generate_content_stream(model="gemini-2.5-flash", contents="Which sources support this?"))
+    chunks = list(
+        client.models.generate_content_stream(model="gemini-2.5-flash", contents="Which sources support this?")
+    )
     assert "".join(chunk.text or "" for chunk in chunks) == whole.text
     grounding = whole.candidates[0].grounding_metadata
     assert chunks[-1].candidates[0].grounding_metadata == grounding
     answer = whole.text.encode("utf-8")
     for support in grounding.grounding_supports:  # each segment's bytes are its text, in a non-ASCII answer
         segment = support.segment
-        assert answer[segment.start_index or 0:segment.end_index].decode("utf-8").strip() == segment.text
+        assert answer[segment.start_index or 0 : segment.end_index].decode("utf-8").strip() == segment.text
     assert answer != whole.text.encode("ascii", "ignore")
 
 
@@ -64,14 +67,21 @@ def test_provider_scenarios_are_not_openai_models(http: httpx.Client) -> None:
     assert response.status_code == 400 and response.json()["error"]["code"] == "unsupported_endpoint"
 
 
-@pytest.mark.parametrize(("path", "body", "param"), [
-    ("/providers/nope/v1/messages", {"model": "m", "max_tokens": 8, "messages": ASK}, "model"),
-    ("/providers/{claude}/v1/messages", {"model": "m", "messages": ASK}, "max_tokens"),
-    ("/providers/{claude}/v1/messages", {"model": "m", "max_tokens": 8, "messages": []}, "messages"),
-    ("/providers/{gemini}/v1beta/models/g:generateContent", {"contents": []}, "contents"),
-    ("/providers/{gemini}/v1beta/models/g:streamGenerateContent", {"contents": [{"parts": [{"text": "x"}]}]}, "alt"),
-    ("/providers/{claude}/v1beta/models/g:generateContent", {"contents": [{"parts": [{"text": "x"}]}]}, "model"),
-])
+@pytest.mark.parametrize(
+    ("path", "body", "param"),
+    [
+        ("/providers/nope/v1/messages", {"model": "m", "max_tokens": 8, "messages": ASK}, "model"),
+        ("/providers/{claude}/v1/messages", {"model": "m", "messages": ASK}, "max_tokens"),
+        ("/providers/{claude}/v1/messages", {"model": "m", "max_tokens": 8, "messages": []}, "messages"),
+        ("/providers/{gemini}/v1beta/models/g:generateContent", {"contents": []}, "contents"),
+        (
+            "/providers/{gemini}/v1beta/models/g:streamGenerateContent",
+            {"contents": [{"parts": [{"text": "x"}]}]},
+            "alt",
+        ),
+        ("/providers/{claude}/v1beta/models/g:generateContent", {"contents": [{"parts": [{"text": "x"}]}]}, "model"),
+    ],
+)
 def test_bad_provider_requests_get_a_clear_4xx(http: httpx.Client, path: str, body: dict, param: str) -> None:
     response = http.post(path.format(claude=CLAUDE[0], gemini=GEMINI[0]), json=body)
     assert 400 <= response.status_code < 500, response.text

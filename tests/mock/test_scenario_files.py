@@ -10,9 +10,13 @@ import pytest
 
 from devstack.processes import free_port
 from devstack.stack import mock_server
-from mock_server.registry import ScenarioError, load_scenarios
-from mock_server.rendering import RequestFacts, render_body, render_stream
-from tests.wire import scenario_file_from_readme, sse_data
+from mock_server.registry import ScenarioError
+from mock_server.registry import load_scenarios
+from mock_server.rendering import RequestFacts
+from mock_server.rendering import render_body
+from mock_server.rendering import render_stream
+from tests.wire import scenario_file_from_readme
+from tests.wire import sse_data
 
 GOOD_CHAT = """
 producer: demo
@@ -28,19 +32,26 @@ chat:
 def start_failure(tmp_path: Path, files: dict[str, str]) -> subprocess.CompletedProcess[str]:
     for name, text in files.items():
         (tmp_path / name).write_text(text)
-    return subprocess.run([sys.executable, "-m", "mock_server", "--port", str(free_port()), "--scenarios", str(tmp_path)],
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "mock_server", "--port", str(free_port()), "--scenarios", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
-@pytest.mark.parametrize(("text", "reason"), [
-    ("producer: x\ndescription: [unclosed\n", "while parsing"),
-    ("- just\n- a list\n", "mapping"),
-    (GOOD_CHAT.replace("producer: demo", "producer: demo\ncolour: blue"), "colour"),
-    (GOOD_CHAT.replace("description: d\n", ""), "description"),
-    (GOOD_CHAT.replace('"${id}"', '"${nope}"'), "unknown variable ${nope}"),
-    (GOOD_CHAT.replace('"${created}"', '{$offset: "absent", unit: code_points}'), "'absent' not found"),
-    (GOOD_CHAT + "  stream:\n    - pieces: every\n      data: x\n", "pieces"),
-])
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("producer: x\ndescription: [unclosed\n", "while parsing"),
+        ("- just\n- a list\n", "mapping"),
+        (GOOD_CHAT.replace("producer: demo", "producer: demo\ncolour: blue"), "colour"),
+        (GOOD_CHAT.replace("description: d\n", ""), "description"),
+        (GOOD_CHAT.replace('"${id}"', '"${nope}"'), "unknown variable ${nope}"),
+        (GOOD_CHAT.replace('"${created}"', '{$offset: "absent", unit: code_points}'), "'absent' not found"),
+        (GOOD_CHAT + "  stream:\n    - pieces: every\n      data: x\n", "pieces"),
+    ],
+)
 def test_malformed_scenario_stops_the_server_with_file_and_reason(tmp_path: Path, text: str, reason: str) -> None:
     result = start_failure(tmp_path, {"broken.yaml": text})
     assert result.returncode == 2
@@ -54,8 +65,12 @@ def test_a_name_defined_twice_is_refused(tmp_path: Path) -> None:
 
 
 def test_missing_scenario_directory_is_refused(tmp_path: Path) -> None:
-    result = subprocess.run([sys.executable, "-m", "mock_server", "--scenarios", str(tmp_path / "absent")],
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "mock_server", "--scenarios", str(tmp_path / "absent")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 2 and "not a directory" in result.stderr
 
 
@@ -82,7 +97,8 @@ def test_a_file_extends_a_scenario_with_shared_data_it_includes(tmp_path: Path) 
     (tmp_path / "_titles.yaml").write_text("- <b>one</b>\n- two\n")
     (tmp_path / "titled-perplexity.yaml").write_text(
         "extends: perplexity\ndescription: d\nvars:\n  titles: {$include: _titles.yaml}\n"
-        "  search_results: {$repeat: '${titles}', each: {title: '${item}', url: 'https://e.example/${i}'}}\n")
+        "  search_results: {$repeat: '${titles}', each: {title: '${item}', url: 'https://e.example/${i}'}}\n"
+    )
     scenarios = load_scenarios([tmp_path])
     assert "_titles" not in scenarios
     titled = scenarios["titled-perplexity"]
@@ -91,10 +107,13 @@ def test_a_file_extends_a_scenario_with_shared_data_it_includes(tmp_path: Path) 
     assert [r["title"] for r in body["search_results"]] == ["<b>one</b>", "two"]
 
 
-@pytest.mark.parametrize(("text", "reason"), [
-    ("extends: nowhere\ndescription: d\n", "no scenario 'nowhere' is loaded before this file"),
-    ("extends: perplexity\ndescription: d\nvars: {x: {$include: ../outside.yaml}}\n", "outside the folder"),
-])
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("extends: nowhere\ndescription: d\n", "no scenario 'nowhere' is loaded before this file"),
+        ("extends: perplexity\ndescription: d\nvars: {x: {$include: ../outside.yaml}}\n", "outside the folder"),
+    ],
+)
 def test_a_broken_extends_or_include_is_refused(tmp_path: Path, text: str, reason: str) -> None:
     (tmp_path / "broken.yaml").write_text(text)
     with pytest.raises(ScenarioError, match=reason):
@@ -104,17 +123,26 @@ def test_a_broken_extends_or_include_is_refused(tmp_path: Path, text: str, reaso
 def test_a_stream_entry_is_sent_once_per_item_of_a_list(tmp_path: Path) -> None:
     (tmp_path / "cited.yaml").write_text(
         "producer: p\ndescription: d\nanswer: [Hi]\nvars: {cites: [a, b, c]}\n"
-        "anthropic:\n  body: {}\n  stream:\n    - {event: e, each: cites, data: {n: '${i}', citation: '${item}'}}\n")
+        "anthropic:\n  body: {}\n  stream:\n    - {event: e, each: cites, data: {n: '${i}', citation: '${item}'}}\n"
+    )
     events = render_stream(load_scenarios([tmp_path])["cited"], "anthropic", RequestFacts("m", "http://h/", 1))
     assert [json.loads(e.text.split("data: ", 1)[1]) for e in events] == [
-        {"n": 1, "citation": "a"}, {"n": 2, "citation": "b"}, {"n": 3, "citation": "c"}]
+        {"n": 1, "citation": "a"},
+        {"n": 2, "citation": "b"},
+        {"n": 3, "citation": "c"},
+    ]
 
 
-@pytest.mark.parametrize(("entry", "reason"), [
-    ("{each: cites, pieces: ':', data: x}", "not both"),
-    ("{each: answer, data: x}", "is not a list"),
-])
+@pytest.mark.parametrize(
+    ("entry", "reason"),
+    [
+        ("{each: cites, pieces: ':', data: x}", "not both"),
+        ("{each: answer, data: x}", "is not a list"),
+    ],
+)
 def test_a_stream_entry_repeats_over_one_list(tmp_path: Path, entry: str, reason: str) -> None:
-    (tmp_path / "broken.yaml").write_text(f"producer: p\ndescription: d\nanswer: [Hi]\nvars: {{cites: [a]}}\nchat:\n  body: {{}}\n  stream: [{entry}]\n")
+    (tmp_path / "broken.yaml").write_text(
+        f"producer: p\ndescription: d\nanswer: [Hi]\nvars: {{cites: [a]}}\nchat:\n  body: {{}}\n  stream: [{entry}]\n"
+    )
     with pytest.raises(ScenarioError, match=reason):
         load_scenarios([tmp_path])

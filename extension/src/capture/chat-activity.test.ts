@@ -7,7 +7,12 @@ const CHAT = '0ed4628a-a39c-4895-84d9-82550d3420fc';
 const OTHER = '55940276-5c29-4935-bb88-233d593ab81b';
 const ANSWER = '400a3492-0fb0-44b5-b136-65e1888fcdbd';
 const body = (chatId?: string) =>
-  JSON.stringify({ model: 'perplexity', messages: [{ id: 'u1', role: 'user', content: '"chat_id":"x"' }], chat_id: chatId, id: ANSWER });
+  JSON.stringify({
+    model: 'perplexity',
+    messages: [{ id: 'u1', role: 'user', content: '"chat_id":"x"' }],
+    chat_id: chatId,
+    id: ANSWER,
+  });
 const tick = () => new Promise((resolve) => setTimeout(resolve, 150));
 
 /** An activity on a clock the test moves; `settled` polls it. */
@@ -72,7 +77,7 @@ test('a chat without activity is settled after a quiet second; a stuck one at th
   assert.equal(stuck(), true);
 });
 
-test('a sign-in is told once its request has been answered, not when it is sent; other requests are not sign-ins', () => {
+test('a sign-in is told once its request is answered, not when sent; other requests are not sign-ins', () => {
   const { activity } = clocked();
   let signIns = 0;
   activity.onSignIn(() => signIns++);

@@ -25,7 +25,10 @@ export interface ChatActivity {
   settled(chatId: string, timeoutMs: number, quietMs?: number): Promise<void>;
 }
 
-const WRITE = /^\/api\/v1\/chats\/([0-9a-f-]{36})$/;
+const CHAT_PATH = /^\/api\/v1\/chats\/([0-9a-f-]{36})$/;
+
+/** The id in a chat's own path, `/api/v1/chats/<id>` (read with GET, written back with POST), or null. */
+export const chatIdOfPath = (path: string): string | null => CHAT_PATH.exec(path)?.[1] ?? null;
 const SIGN_IN = /^\/api\/v1\/auths\/(signin|signup|ldap)$/;
 const QUIET_MS = 1000;
 // Chats whose writes are followed: the ones used last.
@@ -49,7 +52,8 @@ export function createChatActivity(now: () => number = () => performance.now()):
   const chat = (id: string) => {
     let entry = chats.get(id);
     if (!entry) {
-      chats.set(id, (entry = { onTheirWay: 0, lastLanded: -Infinity }));
+      entry = { onTheirWay: 0, lastLanded: -Infinity };
+      chats.set(id, entry);
       keepLast(chats, MAX_CHATS);
     }
     return entry;
@@ -64,7 +68,7 @@ export function createChatActivity(now: () => number = () => performance.now()):
         return undefined;
       }
       if (SIGN_IN.test(path)) return () => signInListeners.forEach((listener) => listener());
-      const id = WRITE.exec(path)?.[1] ?? (path === '/api/chat/completed' ? field(body, 'chat_id') : null);
+      const id = chatIdOfPath(path) ?? (path === '/api/chat/completed' ? field(body, 'chat_id') : null);
       if (!id) return undefined;
       const entry = chat(id);
       entry.onTheirWay++;

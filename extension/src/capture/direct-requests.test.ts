@@ -3,7 +3,11 @@ import { test } from 'node:test';
 
 import { createDirectRequests } from './direct-requests.js';
 
-const ask = (question: string) => ({ model: 'perplexity', stream: true, messages: [{ role: 'user', content: question }] });
+const ask = (question: string) => ({
+  model: 'perplexity',
+  stream: true,
+  messages: [{ role: 'user', content: question }],
+});
 const body = (question: string) => JSON.stringify({ ...ask(question), model: 'perplexity-without-prefix' });
 
 test('each request is paired with its own answer, whatever the order they are sent in', () => {
@@ -23,7 +27,7 @@ test('a request is taken when sent: when it fails, the next answer is not given 
   assert.equal(direct.take(body('first')), null);
 });
 
-test('a request nobody announced, or not JSON, is nobody\'s', () => {
+test("a request nobody announced, or not JSON, is nobody's", () => {
   const direct = createDirectRequests();
   direct.announce({ messageId: 'a1', chatId: 'c' }, ask('first'));
   assert.equal(direct.take(body('other')), null);

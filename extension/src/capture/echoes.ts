@@ -8,21 +8,21 @@
  */
 
 import { keepLast } from '../bounded.js';
-import { STORED_KEY } from '../core/index.js';
+import { isOwnSource, STORED_KEY } from '../core/index.js';
+import { eventPayload } from './socket.js';
 
 interface SourceEvent {
   message_id?: unknown;
-  data?: { type?: unknown; data?: { metadata?: unknown } };
+  data?: { type?: unknown; data?: unknown };
 }
 
 /** The message id of a `source` event holding our stored citations, or null. */
 function ourSourceFor(packet: string): string | null {
-  if (!packet.startsWith('42') || !packet.includes('"type":"source"') || !packet.includes(`"${STORED_KEY}":`)) return null;
-  const parsed: unknown = JSON.parse(packet.slice(packet.indexOf('[')));
-  const event = (Array.isArray(parsed) && parsed[0] === 'events' ? parsed[1] : null) as SourceEvent | null;
-  const metadata = event?.data?.type === 'source' ? event.data.data?.metadata : null;
-  const ours = Array.isArray(metadata) && metadata.some((m) => typeof m === 'object' && m !== null && STORED_KEY in m);
-  return ours && typeof event?.message_id === 'string' ? event.message_id : null;
+  // Most packets are tokens: only one that names our key is parsed.
+  if (!packet.includes('"type":"source"') || !packet.includes(`"${STORED_KEY}":`)) return null;
+  const event = eventPayload(packet) as SourceEvent | undefined;
+  const ours = event?.data?.type === 'source' && isOwnSource(event.data.data);
+  return ours && typeof event.message_id === 'string' ? event.message_id : null;
 }
 
 /** Whether the app should get a packet: false only for a repeat of our source for a message. */

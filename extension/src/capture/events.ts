@@ -11,7 +11,9 @@ interface Envelope {
 }
 
 /** The message an event is about, and its data; null for another viewer's mirror or data that is no object. */
-function opened(envelope: Envelope): { messageId: string; chatId: string | null; type: unknown; record: Record<string, unknown> } | null {
+function opened(
+  envelope: Envelope,
+): { messageId: string; chatId: string | null; type: unknown; record: Record<string, unknown> } | null {
   const messageId = typeof envelope.message_id === 'string' ? envelope.message_id : null;
   const record = envelope.data?.data;
   // Shared events mirror the same message for other viewers of the chat: seen once already.
@@ -25,13 +27,19 @@ export function routeText(hub: Hub, envelope: Envelope): void {
   const event = opened(envelope);
   if (!event) return;
   const { messageId, chatId, record } = event;
-  if (typeof record.delta === 'string') return hub.addText(messageId, chatId, record.delta, false);
+  if (typeof record.delta === 'string') {
+    hub.addText(messageId, chatId, record.delta, false);
+    return;
+  }
   const soFar = messageText(record);
   if (soFar !== undefined) hub.addText(messageId, chatId, soFar, true);
 }
 
-export function routeEvent(hub: Hub, envelope: Envelope,
-  onDirectRequest: (messageId: string, chatId: string | null, formData: unknown) => void): void {
+export function routeEvent(
+  hub: Hub,
+  envelope: Envelope,
+  onDirectRequest: (messageId: string, chatId: string | null, formData: unknown) => void,
+): void {
   const event = opened(envelope);
   if (!event) return;
   const { messageId, chatId, type, record } = event;

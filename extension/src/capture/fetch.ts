@@ -6,11 +6,9 @@
  */
 
 import { guard, onDisable } from '../guard.js';
-import type { ChatActivity } from './chat-activity.js';
+import { type ChatActivity, chatIdOfPath } from './chat-activity.js';
 import type { DirectRequests, DirectTarget } from './direct-requests.js';
 import type { Hub, StoredMessage } from './hub.js';
-
-const CHAT = /\/api\/v1\/chats\/([0-9a-f-]{36})$/;
 
 interface StoredChat {
   id?: string;
@@ -37,18 +35,25 @@ export function tapFetch(hub: Hub, direct: DirectRequests, activity: ChatActivit
     const url = new URL(request?.url ?? String(input), location.href);
     const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
     const landed = url.origin === location.origin ? activity.request(url.pathname, method, init?.body) : undefined;
-    const upstream = method === 'POST' && url.pathname.endsWith('/chat/completions') && !url.pathname.startsWith('/api/');
+    const upstream =
+      method === 'POST' && url.pathname.endsWith('/chat/completions') && !url.pathname.startsWith('/api/');
     const target = upstream && typeof init?.body === 'string' ? direct.take(init.body) : null;
     return { url, method, landed, target };
   });
   const onResponse = guard('capture', (url: URL, method: string, target: DirectTarget | null, response: Response) => {
-    if (method === 'GET' && url.origin === location.origin && CHAT.test(url.pathname) && response.ok) {
-      void response.clone().json().then(guard('capture', (chat: StoredChat) => readStoredChat(hub, chat)), () => {});
+    if (method === 'GET' && url.origin === location.origin && chatIdOfPath(url.pathname) !== null && response.ok) {
+      void response
+        .clone()
+        .json()
+        .then(
+          guard('capture', (chat: StoredChat) => readStoredChat(hub, chat)),
+          () => {},
+        );
     } else if (target) {
       void readDirectStream(hub, response.clone(), target).catch(() => {});
     }
   });
-  const tapped = async function (input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  const tapped = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const seen = describe(input, init);
     try {
       const response = await original(input, init);
@@ -60,6 +65,8 @@ export function tapFetch(hub: Hub, direct: DirectRequests, activity: ChatActivit
   };
   window.fetch = tapped;
   // Unless another script wrapped it since: then ours stays in its chain, passing everything through.
-  onDisable('capture', () => window.fetch === tapped && (window.fetch = original));
+  onDisable('capture', () => {
+    if (window.fetch === tapped) window.fetch = original;
+  });
   return original;
 }

@@ -3,7 +3,11 @@ import { test } from 'node:test';
 
 import { createHub } from './hub.js';
 
-const perplexityChunk = (urls: string[]) => ({ object: 'chat.completion.chunk', citations: urls, choices: [{ index: 0, delta: { content: 'x' } }] });
+const perplexityChunk = (urls: string[]) => ({
+  object: 'chat.completion.chunk',
+  citations: urls,
+  choices: [{ index: 0, delta: { content: 'x' } }],
+});
 const urls = (hub: ReturnType<typeof createHub>, id: string) => hub.citations(id).citations.map((c) => c.url);
 
 test('citations follow what streams in, and finishing an answer keeps them', () => {
@@ -18,7 +22,10 @@ test('citations follow what streams in, and finishing an answer keeps them', () 
 
 test('a message known only from the stored chat shows its stored sources, updated when stored again', () => {
   const hub = createHub(() => 'en');
-  const stored = (url: string) => ({ content: 'text', sources: [{ source: { name: 'S' }, document: ['d'], metadata: [{ source: url, url }] }] });
+  const stored = (url: string) => ({
+    content: 'text',
+    sources: [{ source: { name: 'S' }, document: ['d'], metadata: [{ source: url, url }] }],
+  });
   hub.setStored('m2', 'c1', stored('https://old.example/'));
   assert.deepEqual(urls(hub, 'm2'), ['https://old.example/']);
   hub.setStored('m2', 'c1', stored('https://new.example/'));

@@ -3,23 +3,19 @@
  * stored on the message, and whether the answer is finished. Knows nothing of the DOM.
  */
 
-import { createAccumulator, extractCitations, type Accumulator, type ExtractResult } from '../core/index.js';
 import { keepLast } from '../bounded.js';
+import { type Accumulator, createAccumulator, type ExtractResult, extractCitations } from '../core/index.js';
 import { messageText } from './message-text.js';
 
 export interface MessageState {
   messageId: string;
   chatId: string | null;
   accumulator: Accumulator;
-  /** Citations read from the message as Open WebUI stored it (reload). */
-  stored: ExtractResult | null;
   /** The answer's markdown, when known (streamed, or from the stored chat). */
   content: string;
   done: boolean;
   /** Answered while this page was open (not only read from the stored chat). */
   live: boolean;
-  /** Bumped at every change, so that listeners can skip what they already handled. */
-  version: number;
 }
 
 type Listener = (state: MessageState) => void;
@@ -69,14 +65,29 @@ export function createHub(locale: () => string): Hub {
   const messages = new Map<string, MessageState>();
   const listeners = new Set<Listener>();
   // What streamed is parsed again only when more was added, not at every change (an answer
-  // finishing, a stored copy fetched): for 400 sources that is the extension's biggest cost.
-  const live = new Map<string, { adds: number; result: ExtractResult }>();
+  // finishing, a stored copy fetched): for a large answer that is the extension's biggest cost.
+  const parsedStreams = new Map<string, { adds: number; result: ExtractResult }>();
   const adds = new Map<string, number>();
   const written = new Map<string, { content: string; result: ExtractResult }>();
+  // The sources Open WebUI stored on a message (a chat opened or reloaded), parsed when first
+  // asked for: a chat brings hundreds of answers at once, and the page draws them first.
+  const stored = new Map<string, { sources?: unknown[]; result?: ExtractResult }>();
+  const storedCitations = (messageId: string): ExtractResult | null => {
+    const entry = stored.get(messageId);
+    if (!entry) return null;
+    if (!entry.result) {
+      entry.result = extractCitations({ sources: entry.sources }, { locale: locale() });
+      delete entry.sources; // once read, not kept twice
+    }
+    return entry.result;
+  };
   const fromText = (messageId: string, content: string): ExtractResult => {
     let read = written.get(messageId);
     if (read?.content !== content) {
-      read = remember(written, messageId, { content, result: extractCitations({ choices: [{ message: { content } }] }, { locale: locale() }) });
+      read = remember(written, messageId, {
+        content,
+        result: extractCitations({ choices: [{ message: { content } }] }, { locale: locale() }),
+      });
     }
     return read.result;
   };
@@ -84,14 +95,20 @@ export function createHub(locale: () => string): Hub {
   const state = (messageId: string, chatId: string | null): MessageState => {
     let entry = messages.get(messageId);
     if (!entry) {
-      entry = { messageId, chatId, accumulator: createAccumulator({ locale: locale() }), stored: null, content: '', done: false, live: false, version: 0 };
+      entry = {
+        messageId,
+        chatId,
+        accumulator: createAccumulator({ locale: locale() }),
+        content: '',
+        done: false,
+        live: false,
+      };
       keepLast(messages.set(messageId, entry), MAX_MESSAGES);
     }
     if (chatId) entry.chatId = chatId;
     return entry;
   };
   const changed = (entry: MessageState): void => {
-    entry.version++;
     listeners.forEach((listener) => listener(entry));
   };
 
@@ -112,7 +129,8 @@ export function createHub(locale: () => string): Hub {
     },
     setStored(messageId, chatId, message) {
       const entry = state(messageId, chatId);
-      entry.stored = Array.isArray(message.sources) ? extractCitations({ sources: message.sources }, { locale: locale() }) : null;
+      if (Array.isArray(message.sources)) keepLast(stored.set(messageId, { sources: message.sources }), MAX_MESSAGES);
+      else stored.delete(messageId);
       // The app reloads a chat while an answer may still stream: a stored copy can be older
       // than what this page already saw, and is finished only when Open WebUI says so.
       const text = messageText(message);
@@ -130,7 +148,7 @@ export function createHub(locale: () => string): Hub {
     settle(messageId) {
       const entry = messages.get(messageId);
       if (!entry?.done) return;
-      const parsed = live.get(messageId);
+      const parsed = parsedStreams.get(messageId);
       const result = parsed && parsed.adds === adds.get(messageId) ? parsed.result : entry.accumulator.result();
       entry.accumulator = settledAccumulator(result, entry.content ? '' : entry.accumulator.text()); // the text once
     },
@@ -139,9 +157,9 @@ export function createHub(locale: () => string): Hub {
       const entry = messages.get(messageId);
       if (!entry) return { format: null, citations: [] };
       const added = adds.get(messageId) ?? 0;
-      let parsed = live.get(messageId);
+      let parsed = parsedStreams.get(messageId);
       if (parsed?.adds !== added) {
-        parsed = remember(live, messageId, { adds: added, result: entry.accumulator.result() });
+        parsed = remember(parsedStreams, messageId, { adds: added, result: entry.accumulator.result() });
       }
       const copied = parsed.result.format === 'open-webui';
       if (parsed.result.citations.length && !copied) return parsed.result;
@@ -149,9 +167,10 @@ export function createHub(locale: () => string): Hub {
       // definitions, Brave's tags) are read from the finished answer, once per text; they win
       // over Open WebUI's own copy of the same sources (its source events from url_citations).
       const written = entry.done && entry.content ? fromText(messageId, entry.content) : null;
-      if (written?.citations.length && (copied || !entry.stored?.citations.length)) return written;
+      const fromStore = storedCitations(messageId);
+      if (written?.citations.length && (copied || !fromStore?.citations.length)) return written;
       if (parsed.result.citations.length) return parsed.result;
-      return entry.stored ?? parsed.result;
+      return fromStore ?? parsed.result;
     },
     subscribe(listener) {
       listeners.add(listener);

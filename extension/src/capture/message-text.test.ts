@@ -3,7 +3,17 @@ import { test } from 'node:test';
 
 import { messageText } from './message-text.js';
 
-const output = [{ type: 'message', id: 'msg_1', status: 'completed', content: [{ type: 'output_text', text: 'Adults need ' }, { type: 'output_text', text: '150 minutes [1].' }] }];
+const output = [
+  {
+    type: 'message',
+    id: 'msg_1',
+    status: 'completed',
+    content: [
+      { type: 'output_text', text: 'Adults need ' },
+      { type: 'output_text', text: '150 minutes [1].' },
+    ],
+  },
+];
 
 test('an answer stored as content (0.6–0.9, 0.11+) or only as output (0.10) gives its text', () => {
   assert.equal(messageText({ content: 'La Voie lactée [1].' }), 'La Voie lactée [1].');

@@ -9,7 +9,9 @@ export function messageText(message: { content?: unknown; output?: unknown }): s
   if (typeof message.content === 'string' && message.content !== '') return message.content;
   const output = Array.isArray(message.output) ? message.output : [];
   const parts = output.flatMap((item) => (Array.isArray(item?.content) ? item.content : []));
-  const texts = parts.map((part: { text?: unknown }) => part?.text).filter((text): text is string => typeof text === 'string');
+  const texts = parts
+    .map((part: { text?: unknown }) => part?.text)
+    .filter((text): text is string => typeof text === 'string');
   if (texts.length) return texts.join('');
   return typeof message.content === 'string' ? message.content : undefined;
 }

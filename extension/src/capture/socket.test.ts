@@ -9,18 +9,34 @@ import { createPacketReader } from './socket.js';
 /** A socket.io `events` packet as Open WebUI's python-socketio writes it. */
 const packet = (data: unknown, type = 'chat:completion'): string =>
   `42${JSON.stringify(['events', { chat_id: 'c1', message_id: 'm1', data: { type, data } }])}`;
-const delta = (text: string) => packet({ type: 'response.output_text.delta', item_id: 'msg_1', delta: text }, 'response:completion');
+const delta = (text: string) =>
+  packet({ type: 'response.output_text.delta', item_id: 'msg_1', delta: text }, 'response:completion');
 const soFar = (text: string) => packet({ content: text });
 // LiteLLM's chunk for one of Claude's citations, after the text it supports
-const citation = (title: string) => packet({
-  object: 'chat.completion.chunk',
-  choices: [{ index: 0, delta: { content: '', provider_specific_fields: { citation: { type: 'char_location', cited_text: 'q', document_index: title.length, document_title: title } } } }],
-});
+const citation = (title: string) =>
+  packet({
+    object: 'chat.completion.chunk',
+    choices: [
+      {
+        index: 0,
+        delta: {
+          content: '',
+          provider_specific_fields: {
+            citation: { type: 'char_location', cited_text: 'q', document_index: title.length, document_title: title },
+          },
+        },
+      },
+    ],
+  });
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 async function read(packets: string[]): Promise<Hub> {
   const hub = createHub(() => 'en');
-  const reader = createPacketReader((e) => routeEvent(hub, e as never, () => {}), () => {}, (e) => routeText(hub, e as never));
+  const reader = createPacketReader(
+    (e) => routeEvent(hub, e as never, () => {}),
+    () => {},
+    (e) => routeText(hub, e as never),
+  );
   packets.forEach(reader);
   await tick();
   return hub;
@@ -32,18 +48,42 @@ function cited(hub: Hub, answer: string): string[] {
 }
 
 test('a citation placed by position gets the text streamed before it, piece by piece (0.11, 0.12)', async () => {
-  const hub = await read([delta('Revenue grew '), delta('by 8 %'), citation('Report'), delta(' and records '), delta('last ten years'),
-    citation('Policy'), delta('.')]);
-  assert.deepEqual(cited(hub, 'Revenue grew by 8 % and records last ten years.'), ['Revenue grew by 8 %', 'Revenue grew by 8 % and records last ten years']);
+  const hub = await read([
+    delta('Revenue grew '),
+    delta('by 8 %'),
+    citation('Report'),
+    delta(' and records '),
+    delta('last ten years'),
+    citation('Policy'),
+    delta('.'),
+  ]);
+  assert.deepEqual(cited(hub, 'Revenue grew by 8 % and records last ten years.'), [
+    'Revenue grew by 8 %',
+    'Revenue grew by 8 % and records last ten years',
+  ]);
 });
 
 test('or from the answer so far, when Open WebUI sends it whole at every token (0.6 to 0.10)', async () => {
-  const hub = await read([soFar('Revenue'), soFar('Revenue grew by 8 %'), citation('Report'), soFar('Revenue grew by 8 %, records'), citation('Policy')]);
-  assert.deepEqual(cited(hub, 'Revenue grew by 8 %, records kept.'), ['Revenue grew by 8 %', 'Revenue grew by 8 %, records']);
+  const hub = await read([
+    soFar('Revenue'),
+    soFar('Revenue grew by 8 %'),
+    citation('Report'),
+    soFar('Revenue grew by 8 %, records'),
+    citation('Policy'),
+  ]);
+  assert.deepEqual(cited(hub, 'Revenue grew by 8 %, records kept.'), [
+    'Revenue grew by 8 %',
+    'Revenue grew by 8 %, records',
+  ]);
 });
 
 test('text is not read for any other packet, and not kept past the end of an answer', async () => {
-  const hub = await read([delta('Adults need'), packet({ object: 'chat.completion.chunk', citations: ['https://a.example/'], choices: [] }),
-    packet({ done: true, content: 'Adults need' }), delta('Next answer'), citation('Report')]);
+  const hub = await read([
+    delta('Adults need'),
+    packet({ object: 'chat.completion.chunk', citations: ['https://a.example/'], choices: [] }),
+    packet({ done: true, content: 'Adults need' }),
+    delta('Next answer'),
+    citation('Report'),
+  ]);
   assert.equal(hub.get('m1')!.accumulator.text(), 'Next answer');
 });

@@ -17,7 +17,7 @@ const FINISHED = '"done":true';
 const MAX_KEPT_TEXT_PACKETS = 50_000;
 
 /** `42["events",{…}]` (optionally `42/namespace,[…]`) → the event's payload. */
-function eventPayload(packet: string): unknown {
+export function eventPayload(packet: string): unknown {
   if (!packet.startsWith('42')) return undefined;
   const start = packet.indexOf('[');
   if (start < 0) return undefined;
@@ -35,7 +35,11 @@ function eventPayload(packet: string): unknown {
  * answer so far in place of the previous one) until a chunk placed by position needs them, then
  * read before it with ``onText``; dropped when an answer finishes.
  */
-export function createPacketReader(onEvent: PacketHandler, onUrgent: PacketHandler, onText: PacketHandler): (packet: string) => void {
+export function createPacketReader(
+  onEvent: PacketHandler,
+  onUrgent: PacketHandler,
+  onText: PacketHandler,
+): (packet: string) => void {
   const queue: Array<{ packet: string; text: boolean }> = [];
   let kept: string[] = [];
   let overflowed = false;
@@ -48,7 +52,8 @@ export function createPacketReader(onEvent: PacketHandler, onUrgent: PacketHandl
     }
   });
   const keep = (packet: string, kind: 'delta' | 'so-far'): void => {
-    if (kind === 'so-far') kept.splice(0, kept.length, packet); // the answer so far replaces the last, no new list per token
+    if (kind === 'so-far')
+      kept.splice(0, kept.length, packet); // the answer so far replaces the last, no new list per token
     else if (kept.length < MAX_KEPT_TEXT_PACKETS) kept.push(packet);
     else overflowed = true;
   };
@@ -64,7 +69,8 @@ export function createPacketReader(onEvent: PacketHandler, onUrgent: PacketHandl
     const kind = textPacketKind(packet);
     if (kind) return void keep(packet, kind);
     // A direct-connection request is answered by a fetch in the same task: read it now.
-    if (packet.includes('"request:chat:completion"')) return void guard('capture', () => onUrgent(eventPayload(packet)))();
+    if (packet.includes('"request:chat:completion"'))
+      return void guard('capture', () => onUrgent(eventPayload(packet)))();
     if (packet.includes(PLACED_BY_POSITION) && !overflowed) kept.splice(0).forEach((text) => enqueue(text, true));
     if (packet.includes(FINISHED)) [kept, overflowed] = [[], false];
     enqueue(packet, false);
@@ -72,15 +78,24 @@ export function createPacketReader(onEvent: PacketHandler, onUrgent: PacketHandl
 }
 
 /** The app's own handler (socket.io sets `onmessage`) gets a packet only when `deliver` agrees. */
-function filterAppHandler(socket: WebSocket, handlers: PropertyDescriptor, deliver: (packet: unknown) => boolean): void {
+function filterAppHandler(
+  socket: WebSocket,
+  handlers: PropertyDescriptor,
+  deliver: (packet: unknown) => boolean,
+): void {
   const keep = guard('capture', deliver); // on an error, the app gets everything
   Object.defineProperty(socket, 'onmessage', {
     configurable: true,
     get: () => handlers.get!.call(socket),
-    set: (handler: unknown) => handlers.set!.call(socket, typeof handler !== 'function' ? handler
-      : function (this: WebSocket, event: MessageEvent) {
-        if (keep(event.data) !== false) return (handler as (event: MessageEvent) => unknown).call(this, event);
-      }),
+    set: (handler: unknown) =>
+      handlers.set!.call(
+        socket,
+        typeof handler !== 'function'
+          ? handler
+          : function (this: WebSocket, event: MessageEvent) {
+              if (keep(event.data) !== false) return (handler as (event: MessageEvent) => unknown).call(this, event);
+            },
+      ),
   });
 }
 
@@ -104,7 +119,9 @@ export function tapWebSocket(read: (packet: string) => void, deliver: (packet: u
   }
   window.WebSocket = TappedWebSocket;
   // Sockets already open keep our listener, which does nothing once capture is off.
-  onDisable('capture', () => window.WebSocket === TappedWebSocket && (window.WebSocket = Original));
+  onDisable('capture', () => {
+    if (window.WebSocket === TappedWebSocket) window.WebSocket = Original;
+  });
 }
 
 /** socket.io's polling transport: packets joined by the record separator in XHR responses. */
@@ -119,5 +136,7 @@ export function tapPolling(read: (packet: string) => void): void {
     return (open as (...args: unknown[]) => void).call(this, method, url, ...rest);
   } as typeof XMLHttpRequest.prototype.open;
   XMLHttpRequest.prototype.open = tapped;
-  onDisable('capture', () => XMLHttpRequest.prototype.open === tapped && (XMLHttpRequest.prototype.open = open));
+  onDisable('capture', () => {
+    if (XMLHttpRequest.prototype.open === tapped) XMLHttpRequest.prototype.open = open;
+  });
 }

@@ -14,11 +14,22 @@ export function warnAboutSources(hub: Hub): (state: MessageState) => void {
     if (!state.done) return;
     const { format, unreadable, omitted, field } = hub.citations(state.messageId);
     const message = state.messageId;
-    if (field) noteOnce(`generic:${field}`, `sources of message ${message} read from \`${field}\`, a field no known format has: please ask for this backend's format.`);
+    if (field)
+      noteOnce(
+        `generic:${field}`,
+        `sources of message ${message} read from \`${field}\`, a field no known format has: ` +
+          "please ask for this backend's format.",
+      );
     if (unreadable) {
-      warnOnce(`sources:${message}`, `the ${unreadable} sources of message ${message} could not be read; the answer is shown without them.`);
+      warnOnce(
+        `sources:${message}`,
+        `the ${unreadable} sources of message ${message} could not be read; the answer is shown without them.`,
+      );
     } else if (omitted) {
-      warnOnce(`sources:${message}`, `${omitted} ${format} sources of message ${message} beyond the first that are shown were left out.`);
+      warnOnce(
+        `sources:${message}`,
+        `${omitted} ${format} sources of message ${message} beyond the first that are shown were left out.`,
+      );
     }
   };
 }

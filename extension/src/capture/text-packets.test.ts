@@ -9,7 +9,9 @@ import { carriesOnlyText } from './text-packets.js';
 const packet = (data: unknown, type = 'chat:completion'): string =>
   `42${JSON.stringify(['events', { chat_id: 'c1', message_id: 'm1', data: { type, data } }])}`;
 
-const output = (text: string, part: object = {}) => [{ type: 'message', id: 'msg_1', content: [{ type: 'output_text', text, ...part }] }];
+const output = (text: string, part: object = {}) => [
+  { type: 'message', id: 'msg_1', content: [{ type: 'output_text', text, ...part }] },
+];
 
 test('the answer so far, alone in a chat:completion event, is skipped: as content (0.6–0.9) or output (0.10)', () => {
   assert.equal(carriesOnlyText(packet({ content: 'La Voie lactée [1][2].' })), true);
@@ -23,8 +25,14 @@ test('an answer so far that holds annotations is parsed', () => {
 });
 
 test('the text delta event of 0.12 is skipped, unless it carries an annotation', () => {
-  assert.equal(carriesOnlyText(packet({ type: 'response.output_text.delta', delta: 'Adults' }, 'response:completion')), true);
-  assert.equal(carriesOnlyText(packet({ type: 'response.output_text.delta', delta: 'x', annotation: {} }, 'response:completion')), false);
+  assert.equal(
+    carriesOnlyText(packet({ type: 'response.output_text.delta', delta: 'Adults' }, 'response:completion')),
+    true,
+  );
+  assert.equal(
+    carriesOnlyText(packet({ type: 'response.output_text.delta', delta: 'x', annotation: {} }, 'response:completion')),
+    false,
+  );
 });
 
 test('any text with a field beside it is parsed: sources, the finish, raw chunks', () => {
@@ -47,5 +55,10 @@ test('whatever the text holds, only a text-only event is skipped', () => {
   fc.assert(fc.property(text, (content) => carriesOnlyText(packet({ content }))));
   fc.assert(fc.property(text, text, (content, extra) => !carriesOnlyText(packet({ content, extra }))));
   fc.assert(fc.property(text, (content) => !carriesOnlyText(packet({ content, done: true }))));
-  fc.assert(fc.property(text, (content) => content.includes('"annotation') || carriesOnlyText(packet({ output: output(content) }))));
+  fc.assert(
+    fc.property(
+      text,
+      (content) => content.includes('"annotation') || carriesOnlyText(packet({ output: output(content) })),
+    ),
+  );
 });

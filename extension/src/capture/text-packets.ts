@@ -15,7 +15,8 @@ const OUTPUT = '"output":[';
 const hasAnnotation = (packet: string, from = 0): boolean => packet.includes('"annotation', from);
 
 /** The text event of 0.11 and 0.12, unless it also carries an annotation. */
-const isTextDelta = (packet: string): boolean => packet.includes('"response.output_text.delta"') && !hasAnnotation(packet);
+const isTextDelta = (packet: string): boolean =>
+  packet.includes('"response.output_text.delta"') && !hasAnnotation(packet);
 
 export type TextPacketKind = 'delta' | 'so-far';
 

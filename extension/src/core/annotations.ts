@@ -1,6 +1,6 @@
 /** OpenAI-style url_citation annotations, nested (Chat Completions) or flat (Responses, some proxies). */
 
-import { int, isObject, obj, str, type JsonObject } from './json.js';
+import { int, isObject, type JsonObject, obj, str } from './json.js';
 import type { Draft, OffsetUnit } from './model.js';
 
 export interface UrlCitation {
@@ -23,7 +23,11 @@ export function urlCitation(annotation: unknown): UrlCitation | null {
  * with every span the annotations give it. A title that is only digits is the marker number
  * grok2api (Go) writes when it knows no page title, not a title.
  */
-export function draftsFromAnnotations(annotations: unknown[], unit: OffsetUnit, kind: (url: string) => Draft['kind'] = () => 'web'): Draft[] {
+export function draftsFromAnnotations(
+  annotations: unknown[],
+  unit: OffsetUnit,
+  kind: (url: string) => Draft['kind'] = () => 'web',
+): Draft[] {
   const byUrl = new Map<string, Draft>();
   for (const citation of annotations.map(urlCitation)) {
     if (!citation) continue;
@@ -33,7 +37,8 @@ export function draftsFromAnnotations(annotations: unknown[], unit: OffsetUnit, 
       byUrl.set(citation.url, draft);
     }
     if (citation.title && !/^\d+$/.test(citation.title)) draft.title ??= citation.title;
-    if (citation.start !== null && citation.end !== null) draft.anchors!.push({ start: citation.start, end: citation.end, unit });
+    if (citation.start !== null && citation.end !== null)
+      draft.anchors!.push({ start: citation.start, end: citation.end, unit });
   }
   return [...byUrl.values()];
 }

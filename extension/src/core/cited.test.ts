@@ -1,14 +1,19 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-
-import { splitCited } from './cited.js';
 import { citation } from '../test-support/citation.js';
+import { splitCited } from './cited.js';
 
 const FIVE = [1, 2, 3, 4, 5].map((n) => citation(n, { url: `https://s${n}.example/` }));
-const numbers = ({ cited, retrieved }: ReturnType<typeof splitCited>) => [cited.map((c) => c.index), retrieved.map((c) => c.index)];
+const numbers = ({ cited, retrieved }: ReturnType<typeof splitCited>) => [
+  cited.map((c) => c.index),
+  retrieved.map((c) => c.index),
+];
 
 test('the sources the markers cite come first; the others are retrieved, not cited', () => {
-  assert.deepEqual(numbers(splitCited('A [1]. B [3][1]. C [doc5]', FIVE)), [[1, 3, 5], [2, 4]]);
+  assert.deepEqual(numbers(splitCited('A [1]. B [3][1]. C [doc5]', FIVE)), [
+    [1, 3, 5],
+    [2, 4],
+  ]);
 });
 
 test('a text that cites nothing keeps every source in one list', () => {
@@ -17,7 +22,9 @@ test('a text that cites nothing keeps every source in one list', () => {
 });
 
 test('offset spans, citation tags and links to a source cite it', () => {
-  const anchored = FIVE.map((c) => (c.index === 2 ? { ...c, anchors: [{ start: 0, end: 4, unit: 'utf16' as const }] } : c));
+  const anchored = FIVE.map((c) =>
+    c.index === 2 ? { ...c, anchors: [{ start: 0, end: 4, unit: 'utf16' as const }] } : c,
+  );
   assert.deepEqual(numbers(splitCited('Text anchored by offset.', anchored)), [[2], [1, 3, 4, 5]]);
   const tagged = 'Claim.<citation>{"number": 4, "url": "https://s4.example/"}</citation>';
   assert.deepEqual(numbers(splitCited(tagged, FIVE)), [[4], [1, 2, 3, 5]]);

@@ -51,9 +51,13 @@ export function splitCited(text: string, citations: readonly Citation[], spans?:
   const last = lastSplit.get(citations);
   if (last?.text === text) return last.split;
   const indices = citedIndices(text, citations, spans ?? linkMarkers(text, citations));
-  const split = indices.size === 0
-    ? { cited: [...citations], retrieved: [] }
-    : { cited: citations.filter((c) => indices.has(c.index)), retrieved: citations.filter((c) => !indices.has(c.index)) };
+  const split =
+    indices.size === 0
+      ? { cited: [...citations], retrieved: [] }
+      : {
+          cited: citations.filter((c) => indices.has(c.index)),
+          retrieved: citations.filter((c) => !indices.has(c.index)),
+        };
   lastSplit.set(citations, { text, split });
   return split;
 }

@@ -3,7 +3,7 @@ import { FORMATS } from './formats/index.js';
 import { isObject, type JsonObject } from './json.js';
 import { MAX_CITATIONS } from './limits.js';
 import type { ExtractOptions, ExtractResult } from './model.js';
-import { parseStreamText, isStreamEvent, mergeChunks } from './stream.js';
+import { isStreamEvent, mergeChunks, parseStreamText } from './stream.js';
 
 const EMPTY = (): ExtractResult => ({ format: null, citations: [] });
 
@@ -37,7 +37,12 @@ export function extractCitations(payload: unknown, options: ExtractOptions = {})
         const drafts = found.drafts.slice(0, MAX_CITATIONS);
         const citations = finalize(drafts, found.ordered, format.name, options);
         const omitted = found.drafts.length - drafts.length;
-        return { format: format.name, citations, ...(omitted ? { omitted } : {}), ...(found.field ? { field: found.field } : {}) };
+        return {
+          format: format.name,
+          citations,
+          ...(omitted ? { omitted } : {}),
+          ...(found.field ? { field: found.field } : {}),
+        };
       }
       if (found) unreadable ??= format.name;
     } catch {

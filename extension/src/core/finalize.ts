@@ -33,9 +33,19 @@ function merge(into: Citation, draft: Citation): void {
 }
 
 /** The first that is not blank: a file "/ " or the URL "/" label as blank text. */
-function title(given: string | null | undefined, file: string | null | undefined, url: string | null, locale: string | undefined): string {
-  const candidates = [given, file ? fileName(file) : null, url ? urlLabel(url) : null];
-  return candidates.map((candidate) => candidate?.trim()).find(Boolean) ?? untitledSource(locale);
+function title(
+  given: string | null | undefined,
+  file: string | null | undefined,
+  url: string | null,
+  locale: string | undefined,
+): string {
+  // Each candidate read only when those before it are blank: parsing the URL is the costly one.
+  const candidates = [() => given, () => (file ? fileName(file) : null), () => (url ? urlLabel(url) : null)];
+  for (const candidate of candidates) {
+    const text = candidate()?.trim();
+    if (text) return text;
+  }
+  return untitledSource(locale);
 }
 
 /**
@@ -52,13 +62,15 @@ const storable = <T extends string | null | undefined>(text: T): T =>
 
 function toCitation(draft: Draft, format: string, options: ExtractOptions): Citation {
   // The draft's fields are read one by one, not copied with a spread: spreading drafts of
-  // many shapes was 85 % of the time of a 400-source payload (bench:core, 3.4 -> 0.5 ms).
+  // many shapes was most of the time of a large payload (docs/performance.md).
   const id = storable(draft.id);
   const url = safeUrl(draft.url);
   const page = draft.page ?? null;
   const given = storable(draft.snippet);
   const text = given?.trim() ? given : null;
-  const verified = draft.quote?.text ? verifyQuote(storable(draft.quote.text), draft.quote.start, draft.quote.end, text) : null;
+  const verified = draft.quote?.text
+    ? verifyQuote(storable(draft.quote.text), draft.quote.start, draft.quote.end, text)
+    : null;
   const { snippet, quote } = text === null ? { snippet: null, quote: verified } : boundSnippet(text, verified);
   return {
     index: 0,
@@ -69,7 +81,10 @@ function toCitation(draft: Draft, format: string, options: ExtractOptions): Cita
     score: draft.score ?? null,
     scoreKind: draft.score === null || draft.score === undefined ? null : (draft.scoreKind ?? 'raw'),
     page,
-    pageEnd: draft.pageEnd !== null && draft.pageEnd !== undefined && page !== null && draft.pageEnd > page ? draft.pageEnd : null,
+    pageEnd:
+      draft.pageEnd !== null && draft.pageEnd !== undefined && page !== null && draft.pageEnd > page
+        ? draft.pageEnd
+        : null,
     pages: page === null ? [] : [page],
     quote,
     kind: draft.kind,

@@ -21,6 +21,9 @@ const DEFINITION = /^\[\^(\d{1,4})\]:[ \t]*(.*)$/;
 // The link that ends a definition: [title](url), the title without brackets, the URL without spaces.
 const TRAILING_LINK = /\[([^[\]]*)\]\(([^()\s]+)\)[ \t]*$/;
 
+/** Whether a text opens with a footnote definition, `[^n]: …`. */
+export const opensFootnoteDefinition = (text: string): boolean => DEFINITION.test(text.trimStart().split('\n', 1)[0]!);
+
 function definition(line: string): FootnoteDefinition | null {
   const match = DEFINITION.exec(line);
   if (!match) return null;

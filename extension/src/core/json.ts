@@ -12,8 +12,7 @@ export const arr = (value: unknown): unknown[] => (Array.isArray(value) ? value 
 export const objects = (value: unknown): JsonObject[] => arr(value).filter(isObject);
 
 /** A non-empty string after trimming, else null. */
-export const str = (value: unknown): string | null =>
-  typeof value === 'string' && value.trim() !== '' ? value : null;
+export const str = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
 
 export const num = (value: unknown): number | null =>
   typeof value === 'number' && Number.isFinite(value) ? value : null;

@@ -6,7 +6,10 @@ import { sourceLink, textDirective } from './links.js';
 const web = { url: 'https://example.com/article', page: null, quote: null, snippet: null };
 
 test('a web source with a quote opens at it: a text fragment, each part encoded', () => {
-  const link = sourceLink({ ...web, quote: { text: 'Spain beat England 2-1, in Berlin & won', start: null, end: null, verbatim: null } });
+  const link = sourceLink({
+    ...web,
+    quote: { text: 'Spain beat England 2-1, in Berlin & won', start: null, end: null, verbatim: null },
+  });
   assert.equal(link, 'https://example.com/article#:~:text=Spain%20beat%20England%202%2D1%2C%20in%20Berlin%20%26%20won');
   // The directive decodes back to the passage: nothing of it is taken for the directive's syntax.
   const directive = link!.split('#:~:text=')[1]!;
@@ -15,7 +18,10 @@ test('a web source with a quote opens at it: a text fragment, each part encoded'
 });
 
 test('without a quote, the snippet; without either, the page as it is', () => {
-  assert.equal(sourceLink({ ...web, snippet: '…Most of them are red dwarfs…' }), 'https://example.com/article#:~:text=Most%20of%20them%20are%20red%20dwarfs');
+  assert.equal(
+    sourceLink({ ...web, snippet: '…Most of them are red dwarfs…' }),
+    'https://example.com/article#:~:text=Most%20of%20them%20are%20red%20dwarfs',
+  );
   assert.equal(sourceLink(web), 'https://example.com/article');
   assert.equal(sourceLink({ ...web, snippet: ' … ' }), 'https://example.com/article');
   assert.equal(sourceLink({ ...web, url: null }), null);
@@ -31,13 +37,25 @@ test('a long passage is found by its first and last words, a very long one by it
 
 test('an existing fragment is kept before the directive; an existing directive is left alone', () => {
   const quote = { text: 'the passage', start: null, end: null, verbatim: null };
-  assert.equal(sourceLink({ ...web, url: 'https://example.com/a#part', quote }), 'https://example.com/a#part:~:text=the%20passage');
-  assert.equal(sourceLink({ ...web, url: 'https://example.com/a#:~:text=other', quote }), 'https://example.com/a#:~:text=other');
+  assert.equal(
+    sourceLink({ ...web, url: 'https://example.com/a#part', quote }),
+    'https://example.com/a#part:~:text=the%20passage',
+  );
+  assert.equal(
+    sourceLink({ ...web, url: 'https://example.com/a#:~:text=other', quote }),
+    'https://example.com/a#:~:text=other',
+  );
 });
 
 test('PDFs open at their page, and same-origin files get no directive', () => {
   const quote = { text: 'the passage', start: null, end: null, verbatim: null };
-  assert.equal(sourceLink({ ...web, url: 'https://example.com/r.pdf', page: 3, quote }), 'https://example.com/r.pdf#page=3');
-  assert.equal(sourceLink({ ...web, url: 'https://example.com/r.pdf#page=2', page: 3, quote }), 'https://example.com/r.pdf#page=2');
+  assert.equal(
+    sourceLink({ ...web, url: 'https://example.com/r.pdf', page: 3, quote }),
+    'https://example.com/r.pdf#page=3',
+  );
+  assert.equal(
+    sourceLink({ ...web, url: 'https://example.com/r.pdf#page=2', page: 3, quote }),
+    'https://example.com/r.pdf#page=2',
+  );
   assert.equal(sourceLink({ ...web, url: '/api/v1/files/1/content', quote }), '/api/v1/files/1/content');
 });

@@ -19,7 +19,10 @@ const encodePart = (words: readonly string[]): string => encodeURIComponent(word
 
 /** The words of the evidence as a page shows them: no markdown marks, no ellipses at the ends. */
 function evidenceWords(text: string): string[] {
-  const plain = text.slice(0, READ_AT_MOST).replace(/\*\*|__|`/g, '').replace(/^[\s.…"“”'‘’«»]+|[\s.…"“”'‘’«»]+$/g, '');
+  const plain = text
+    .slice(0, READ_AT_MOST)
+    .replace(/\*\*|__|`/g, '')
+    .replace(/^[\s.…"“”'‘’«»]+|[\s.…"“”'‘’«»]+$/g, '');
   return plain.split(/\s+/).filter(Boolean);
 }
 

@@ -1,13 +1,19 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-
-import { sourcesMarkdown } from './markdown.js';
 import { citation } from '../test-support/citation.js';
+import { sourcesMarkdown } from './markdown.js';
 
-const OPTIONS = { heading: 'Sources', page: (c: { page: number | null }) => (c.page ? `p. ${c.page}` : null), link: (c: { url: string | null }) => c.url };
+const OPTIONS = {
+  heading: 'Sources',
+  page: (c: { page: number | null }) => (c.page ? `p. ${c.page}` : null),
+  link: (c: { url: string | null }) => c.url,
+};
 
 test('number, title, link and page, one line each, under a heading', () => {
-  const markdown = sourcesMarkdown([citation(1, { url: 'https://a.example/x', page: 3 }), citation(4, { title: 'Offline' })], OPTIONS);
+  const markdown = sourcesMarkdown(
+    [citation(1, { url: 'https://a.example/x', page: 3 }), citation(4, { title: 'Offline' })],
+    OPTIONS,
+  );
   assert.equal(markdown, '**Sources**\n\n- [1] [Source 1](https://a.example/x), p. 3\n- [4] Offline\n');
 });
 

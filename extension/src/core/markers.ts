@@ -45,6 +45,17 @@ const SOURCES_TAG = /^[ \t]*\[?Sources?\]?[ \t]*:[ \t]*\[?(?<nums>[\d, \t]+)\]?[
 const GROK_BLOCK = /(?:^|\r?\n\r?\n)## Sources\r?\n\[grok2api-sources\]: #\r?\n[\s\S]*$/;
 const CODE = /```[\s\S]*?(?:```|$)|`[^`\n]+`/g;
 
+/** The markers Open WebUI draws a button for: [1], [1, 2], [1][2], and the [1] of [[1]](url). */
+const OPEN_WEBUI_MARKER = /^\[{1,2}\d/;
+
+/** A marker as Open WebUI reads it: whether it draws its own button for it, and the numbers
+ * written in it ("[2, 5]" → 2, 5; "[[3]](url)" → 3), which it takes as positions in its own
+ * source list. */
+export function writtenMarker(marker: string): { drawnByOpenWebui: boolean; numbers: number[] } {
+  const numbers = (/\[([^\]]*)\]/.exec(marker)?.[1]?.match(/\d+/g) ?? []).map(Number);
+  return { drawnByOpenWebui: OPEN_WEBUI_MARKER.test(marker), numbers };
+}
+
 /** Whether a piece of text may hold a marker at all: a cheap test before linkMarkers. */
 export const mayHoldMarker = (text: string): boolean => /[[【]|\(ID:/.test(text);
 
@@ -62,7 +73,8 @@ function numbers(list: string): number[] {
 function takeOverlapping(spans: MarkerSpan[], start: number, end: number): MarkerSpan[] {
   const taken: MarkerSpan[] = [];
   let kept = 0;
-  for (const span of spans) { // in place: an answer may hold more markers than a call takes arguments
+  for (const span of spans) {
+    // in place: an answer may hold more markers than a call takes arguments
     if (span.start < end && span.end > start) taken.push(span);
     else spans[kept++] = span;
   }
@@ -70,14 +82,23 @@ function takeOverlapping(spans: MarkerSpan[], start: number, end: number): Marke
   return taken;
 }
 
+// Built once per list of citations: the UI reads every text node of an answer against the same list.
+const numbersOf = new WeakMap<readonly Citation[], { byRef: Map<number, number>; byUrl: Map<string, number> }>();
+
 /** The citation (its `index`) each producer number and each URL names: the first that has it. */
-export function citationNumbers(citations: readonly Citation[]): { byRef: Map<number, number>; byUrl: Map<string, number> } {
+export function citationNumbers(citations: readonly Citation[]): {
+  byRef: Map<number, number>;
+  byUrl: Map<string, number>;
+} {
+  const known = numbersOf.get(citations);
+  if (known) return known;
   const byRef = new Map<number, number>();
   const byUrl = new Map<string, number>();
   for (const citation of citations) {
     for (const ref of citation.refs ?? []) if (!byRef.has(ref)) byRef.set(ref, citation.index);
     if (citation.url && !byUrl.has(citation.url)) byUrl.set(citation.url, citation.index);
   }
+  numbersOf.set(citations, { byRef, byUrl });
   return { byRef, byUrl };
 }
 
@@ -88,7 +109,8 @@ export function linkMarkers(text: string, citations: readonly Citation[], { anch
   const { byRef, byUrl } = citationNumbers(citations);
   const resolve = (refs: number[], url?: string): number[] => {
     const viaUrl = url ? byUrl.get(safeUrl(url) ?? '') : undefined;
-    const found = viaUrl !== undefined ? [viaUrl] : refs.map((r) => byRef.get(r)).filter((i): i is number => i !== undefined);
+    const found =
+      viaUrl !== undefined ? [viaUrl] : refs.map((r) => byRef.get(r)).filter((i): i is number => i !== undefined);
     return [...new Set(found)];
   };
 
@@ -100,9 +122,11 @@ export function linkMarkers(text: string, citations: readonly Citation[], { anch
     if (inCode(match.index)) continue;
     const g = match.groups!;
     const indices =
-      g.grokN !== undefined ? resolve([Number(g.grokN)], g.grokUrl)
-      : g.linkN !== undefined ? resolve([Number(g.linkN)], g.linkUrl)
-      : resolve(numbers(g.doc ?? g.foot ?? g.list ?? g.wide ?? g.ragflow ?? ''));
+      g.grokN !== undefined
+        ? resolve([Number(g.grokN)], g.grokUrl)
+        : g.linkN !== undefined
+          ? resolve([Number(g.linkN)], g.linkUrl)
+          : resolve(numbers(g.doc ?? g.foot ?? g.list ?? g.wide ?? g.ragflow ?? ''));
     if (indices.length) spans.push({ start: match.index, end: match.index + match[0].length, indices, kind: 'marker' });
   }
   for (const match of text.matchAll(SOURCES_TAG)) {
@@ -127,20 +151,40 @@ export function linkMarkers(text: string, citations: readonly Citation[], { anch
     spans.push({ start: block.index, end: text.length, indices: [...new Set(listed)], kind: 'hide' });
   }
 
-  const overlaps = (from: number, to: number): MarkerSpan | undefined =>
-    spans.find((s) => (from < s.end && to > s.start) || (from === to && from > s.start && from < s.end));
+  // The spans so far do not overlap: sorted by start, their ends are sorted too, and the one
+  // span an anchor may overlap first is found by halving (an answer may hold hundreds of each).
+  const taken = spans.sort((a, b) => a.start - b.start || a.end - b.end).slice();
+  const firstEndingAfter = (at: number): number => {
+    let low = 0;
+    let high = taken.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (taken[middle]!.end > at) high = middle;
+      else low = middle + 1;
+    }
+    return low;
+  };
   for (const citation of anchors ? citations : []) {
     for (const anchor of citation.anchors ?? []) {
       const span = spanToUtf16(text, anchor.start, anchor.end, anchor.unit);
       if (!span) continue;
       let [from, to] = span;
       while (from < to && /\s/.test(text[from]!)) from++; // grok2api's span starts with a space
-      const other = overlaps(from, to);
-      if (other) {
-        if (!other.indices.includes(citation.index) && other.kind === 'link' && other.start === from && other.end === to) other.indices.push(citation.index);
+      const at = firstEndingAfter(from);
+      const other = taken[at];
+      if (other && (from === to ? from > other.start : to > other.start)) {
+        if (
+          !other.indices.includes(citation.index) &&
+          other.kind === 'link' &&
+          other.start === from &&
+          other.end === to
+        )
+          other.indices.push(citation.index);
         continue;
       }
-      spans.push({ start: from, end: to, indices: [citation.index], kind: 'link' });
+      const added: MarkerSpan = { start: from, end: to, indices: [citation.index], kind: 'link' };
+      spans.push(added);
+      taken.splice(at, 0, added);
     }
   }
   return spans.sort((a, b) => a.start - b.start || a.end - b.end);

@@ -10,7 +10,12 @@ test('distinct titles are stored as they are', () => {
 });
 
 test('a repeated title is numbered, so Open WebUI 0.6–0.7 keeps one entry per source', () => {
-  assert.deepEqual(named('rapport.pdf', 'rapport.pdf', 'x', 'rapport.pdf'), ['rapport.pdf', 'rapport.pdf (2)', 'x', 'rapport.pdf (3)']);
+  assert.deepEqual(named('rapport.pdf', 'rapport.pdf', 'x', 'rapport.pdf'), [
+    'rapport.pdf',
+    'rapport.pdf (2)',
+    'x',
+    'rapport.pdf (3)',
+  ]);
 });
 
 test('a number never gives the name of another source', () => {

@@ -4,6 +4,8 @@ import type { OffsetUnit } from './model.js';
 
 interface Cursor {
   text: string;
+  /** ASCII only: every unit counts the same as UTF-16, nothing to walk. */
+  ascii: boolean;
   counted: number;
   index: number;
 }
@@ -11,16 +13,19 @@ interface Cursor {
 /** Where the last conversion stopped, per unit: producers list spans in text order, so the
  * next offset is found by walking on from there, O(text) for all of them, not per offset. */
 const cursors = new Map<OffsetUnit, Cursor>();
+const ASCII = /^[\x00-\x7f]*$/;
 
 /** UTF-16 offset of a position counted in `unit` in `text`, or null when it lies outside. */
 export function toUtf16(text: string, offset: number, unit: OffsetUnit): number | null {
   if (!Number.isSafeInteger(offset) || offset < 0) return null;
   if (unit === 'utf16') return offset <= text.length ? offset : null;
   let cursor = cursors.get(unit);
-  if (!cursor || cursor.text !== text || cursor.counted > offset) {
-    cursor = { text, counted: 0, index: 0 };
+  if (!cursor || cursor.text !== text) {
+    cursor = { text, ascii: ASCII.test(text), counted: 0, index: 0 };
     cursors.set(unit, cursor);
   }
+  if (cursor.ascii) return offset <= text.length ? offset : null;
+  if (cursor.counted > offset) cursor.counted = cursor.index = 0;
   let { counted, index } = cursor;
   while (counted < offset && index < text.length) {
     const code = text.codePointAt(index)!;

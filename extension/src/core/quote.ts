@@ -7,7 +7,7 @@ const UNITS: OffsetUnit[] = ['utf8', 'codePoints', 'utf16'];
 
 const SPACES = /\s+/g;
 // White space other than single spaces: most texts have none, and testing costs less than replacing.
-const UNUSUAL_SPACE = /[^\S ]|  /;
+const UNUSUAL_SPACE = /[^\S ]| {2}/;
 const collapseSpaces = (text: string): string => (UNUSUAL_SPACE.test(text) ? text.replace(SPACES, ' ') : text);
 const isSpace = (code: number): boolean => /\s/.test(String.fromCharCode(code));
 
@@ -72,10 +72,13 @@ export function verifyQuote(text: string, start: number | null, end: number | nu
   if (start !== null && end !== null && start >= 0) {
     for (const unit of UNITS) {
       const span = spanToUtf16(source, start, end, unit);
-      if (span && source.slice(span[0], span[1]) === text) return { text, start: span[0], end: span[1], verbatim: true };
+      if (span && source.slice(span[0], span[1]) === text)
+        return { text, start: span[0], end: span[1], verbatim: true };
     }
   }
   const exact = text === '' ? -1 : source.indexOf(text);
   const found: [number, number] | null = exact >= 0 ? [exact, exact + text.length] : findLoosely(source, text);
-  return found ? { text, start: found[0], end: found[1], verbatim: true } : { text, start: null, end: null, verbatim: false };
+  return found
+    ? { text, start: found[0], end: found[1], verbatim: true }
+    : { text, start: null, end: null, verbatim: false };
 }

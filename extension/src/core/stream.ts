@@ -7,7 +7,7 @@
  * rebuilds one body that the formats read as if it had not been streamed.
  */
 
-import { arr, firstChoice, isObject, obj, parseJsonString, type JsonObject } from './json.js';
+import { arr, firstChoice, isObject, type JsonObject, obj, parseJsonString } from './json.js';
 
 export interface ChunkMerger {
   /** Takes a chunk: an object, its JSON text, or SSE `data:` lines. Never throws. */
@@ -34,7 +34,11 @@ const MESSAGE_REBUILT = new Set(['content', 'role', 'annotations', 'context']);
 /** A list of per-item updates (Groq's `executed_tools`, each with its `index`): merged by index. */
 function mergeIndexed(earlier: unknown, later: unknown[]): unknown[] | null {
   if (!later.every((item) => isObject(item) && typeof item.index === 'number')) return null;
-  const byIndex = new Map<unknown, JsonObject>(arr(earlier).filter(isObject).map((item) => [item.index, item]));
+  const byIndex = new Map<unknown, JsonObject>(
+    arr(earlier)
+      .filter(isObject)
+      .map((item) => [item.index, item]),
+  );
   for (const item of later as JsonObject[]) {
     const merged: JsonObject = { ...byIndex.get(item.index) };
     for (const key in item) if (!isEmpty(item[key])) merged[key] = item[key];
@@ -44,7 +48,10 @@ function mergeIndexed(earlier: unknown, later: unknown[]): unknown[] | null {
 }
 
 export function isStreamEvent(value: unknown): boolean {
-  return isObject(value) && (Array.isArray(value.choices) || (typeof value.type === 'string' && value.type.startsWith('response.')));
+  return (
+    isObject(value) &&
+    (Array.isArray(value.choices) || (typeof value.type === 'string' && value.type.startsWith('response.')))
+  );
 }
 
 /** JSON text, or SSE text made of `data:` lines, as a value or a list of chunks. */
@@ -60,7 +67,16 @@ export function parseStreamText(text: string): unknown {
     .filter(isObject);
 }
 
-const TOP_LEVEL_SKIPPED = new Set(['choices', 'id', 'object', 'created', 'model', 'usage', 'system_fingerprint', 'type']);
+const TOP_LEVEL_SKIPPED = new Set([
+  'choices',
+  'id',
+  'object',
+  'created',
+  'model',
+  'usage',
+  'system_fingerprint',
+  'type',
+]);
 
 export function createMerger(): ChunkMerger {
   const top = new Map<string, unknown>(); // replacing fields: the last non-empty value wins
@@ -96,11 +112,13 @@ export function createMerger(): ChunkMerger {
   const addObject = (chunk: JsonObject): void => {
     if (typeof chunk.type === 'string' && chunk.type.startsWith('response.')) {
       if (chunk.type === 'response.output_text.delta' && typeof chunk.delta === 'string') addText(chunk.delta);
-      if (chunk.type === 'response.output_text.annotation.added') addAnnotations([chunk.annotation], responseAnnotations);
+      if (chunk.type === 'response.output_text.annotation.added')
+        addAnnotations([chunk.annotation], responseAnnotations);
       if (chunk.type === 'response.completed' && isObject(chunk.response)) completed = chunk.response;
       return;
     }
-    if ((chunk.type === 'source' || chunk.type === 'citation') && isObject(chunk.data)) return void sources.push(chunk.data);
+    if ((chunk.type === 'source' || chunk.type === 'citation') && isObject(chunk.data))
+      return void sources.push(chunk.data);
     if (Array.isArray(chunk.document)) return void sources.push(chunk);
     for (const key in chunk) {
       if (!TOP_LEVEL_SKIPPED.has(key) && !isEmpty(chunk[key])) top.set(key, chunk[key]);
@@ -129,20 +147,32 @@ export function createMerger(): ChunkMerger {
         messageFields.set(key, (Array.isArray(value) && mergeIndexed(messageFields.get(key), value)) || value);
       }
     }
-    if (!choice?.delta && typeof obj(choice?.message)?.content === 'string') addText(obj(choice!.message)!.content as string);
+    if (!choice?.delta && typeof obj(choice?.message)?.content === 'string')
+      addText(obj(choice!.message)!.content as string);
   };
 
   const body = (): JsonObject => {
     if (completed) return completed;
     const merged: JsonObject = Object.fromEntries(top);
     const content = text.join('');
-    const message: JsonObject = { ...Object.fromEntries(messageFields), role: 'assistant', content, annotations, ...(context ? { context } : {}) };
+    const message: JsonObject = {
+      ...Object.fromEntries(messageFields),
+      role: 'assistant',
+      content,
+      annotations,
+      ...(context ? { context } : {}),
+    };
     if (providerCitations.length) {
-      const citations = providerCitations.map(({ citation, start, end }) => [{ supported_text: content.slice(start, end), ...citation }]);
+      const citations = providerCitations.map(({ citation, start, end }) => [
+        { supported_text: content.slice(start, end), ...citation },
+      ]);
       message.provider_specific_fields = { ...obj(message.provider_specific_fields), citations };
     }
     merged.choices = [{ index: 0, message }];
-    if (responseAnnotations.length) merged.output = [{ type: 'message', content: [{ type: 'output_text', text: content, annotations: responseAnnotations }] }];
+    if (responseAnnotations.length)
+      merged.output = [
+        { type: 'message', content: [{ type: 'output_text', text: content, annotations: responseAnnotations }] },
+      ];
     if (sources.length && !('sources' in merged)) merged.sources = sources;
     return merged;
   };

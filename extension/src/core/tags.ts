@@ -5,7 +5,7 @@
  * closing one after it is never looked for again.
  */
 
-import { obj, parseJsonString, type JsonObject } from './json.js';
+import { type JsonObject, obj, parseJsonString } from './json.js';
 import { MAX_CITATIONS } from './limits.js';
 
 export interface Tag {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { fileName, hostOf, safeUrl, urlLabel } from './urls.js';
+import { fileName, hostOf, isWebUrl, safeUrl, urlLabel } from './urls.js';
 
 test('http(s) and same-origin relative links are kept, normalised', () => {
   assert.equal(safeUrl('https://example.com/a b'), 'https://example.com/a%20b');
@@ -11,9 +11,21 @@ test('http(s) and same-origin relative links are kept, normalised', () => {
 
 test('every other scheme, protocol-relative links and junk are dropped', () => {
   for (const raw of [
-    'javascript:alert(1)', ' JaVaScRiPt:alert(1)', 'java\tscript:alert(1)', 'data:text/html,<script>',
-    'vbscript:msgbox', 'file:///etc/passwd', '//evil.example/x', '/\\evil.example', 'mailto:a@b.c',
-    'about:blank', 'not a url', '', null, 42, { href: 'https://x' },
+    'javascript:alert(1)',
+    ' JaVaScRiPt:alert(1)',
+    'java\tscript:alert(1)',
+    'data:text/html,<script>',
+    'vbscript:msgbox',
+    'file:///etc/passwd',
+    '//evil.example/x',
+    '/\\evil.example',
+    'mailto:a@b.c',
+    'about:blank',
+    'not a url',
+    '',
+    null,
+    42,
+    { href: 'https://x' },
   ]) {
     assert.equal(safeUrl(raw), null, String(raw));
   }
@@ -26,4 +38,12 @@ test('labels for sources without a title', () => {
   assert.equal(hostOf(null), null);
   assert.equal(fileName('/app/data/rapport_2024.pdf'), 'rapport_2024.pdf');
   assert.equal(fileName('C:\\docs\\a.txt'), 'a.txt');
+});
+
+test('a web URL is an absolute http(s) one that passes the safe-URL check', () => {
+  assert.equal(isWebUrl('https://example.com/a'), true);
+  assert.equal(isWebUrl('/api/v1/files/1/content'), false);
+  assert.equal(isWebUrl('javascript:alert(1)'), false);
+  assert.equal(isWebUrl('https://exa mple.com/'), false);
+  assert.equal(isWebUrl(null), false);
 });

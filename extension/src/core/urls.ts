@@ -39,6 +39,10 @@ function checkUrl(raw: string): string | null {
   }
 }
 
+/** Whether a value is an absolute http(s) URL: a page anywhere, not a path on this site. */
+export const isWebUrl = (value: unknown): value is string =>
+  typeof value === 'string' && /^https?:\/\//i.test(value.trim()) && safeUrl(value) !== null;
+
 const decode = (text: string): string => {
   try {
     return decodeURIComponent(text);

@@ -1,18 +1,30 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { createFakeClock, createFakeOpenWebui, type FakeClock, type FakeOpenWebui } from '../test-support/fake-openwebui.js';
-import { deliver, type DeliveryDeps } from './delivery.js';
+import {
+  createFakeClock,
+  createFakeOpenWebui,
+  type FakeClock,
+  type FakeOpenWebui,
+} from '../test-support/fake-openwebui.js';
+import { type DeliveryDeps, deliver } from './delivery.js';
 import { createOpenWebuiApi, failureKind, HttpError, NetworkError, UnreadableResponse } from './openwebui.js';
 
 const CHAT = 'c1';
-const pending = { chatId: CHAT, messageId: 'a1', body: JSON.stringify({ type: 'source', data: { metadata: [{ owc: { title: 'A source' } }] } }) };
+const pending = {
+  chatId: CHAT,
+  messageId: 'a1',
+  body: JSON.stringify({ type: 'source', data: { metadata: [{ owc: { title: 'A source' } }] } }),
+};
 
 /** A chat whose answer Open WebUI has saved (or not yet), a clock, and what persist needs. */
 function setUp(saved = true) {
   const clock = createFakeClock();
   const owui = createFakeOpenWebui(clock);
-  owui.chats.set(CHAT, { messages: { q1: { content: 'Which?' }, a1: { content: saved ? 'The answer [1].' : '' } }, currentId: 'a1' });
+  owui.chats.set(CHAT, {
+    messages: { q1: { content: 'Which?' }, a1: { content: saved ? 'The answer [1].' : '' } },
+    currentId: 'a1',
+  });
   const signIns: Array<() => void> = [];
   const onlines: Array<() => void> = [];
   const deps: DeliveryDeps = {
@@ -28,10 +40,17 @@ function setUp(saved = true) {
   return { clock, owui, deps, signIn, backOnline };
 }
 
-const posts = (owui: FakeOpenWebui) => owui.requests.filter((r) => r.what === `POST /api/v1/chats/${CHAT}/messages/a1/event`);
+const posts = (owui: FakeOpenWebui) =>
+  owui.requests.filter((r) => r.what === `POST /api/v1/chats/${CHAT}/messages/a1/event`);
 
 /** Faults by time: `until` ms on the clock, then the next faults one request each. */
-function faultsOver(clock: FakeClock, owui: FakeOpenWebui, until: number, first: 'network', then: Array<'html-502' | 'html-200'> = []): void {
+function faultsOver(
+  clock: FakeClock,
+  owui: FakeOpenWebui,
+  until: number,
+  first: 'network',
+  then: Array<'html-502' | 'html-200'> = [],
+): void {
   const queue = [...then];
   owui.fault = () => (clock.now() < until ? first : queue.shift());
 }
@@ -51,7 +70,7 @@ test('an answer Open WebUI saves a few seconds later is stored once it is saved'
   assert.ok(posts(owui)[0]!.at >= 4000);
 });
 
-test('network errors for 20 s, then a 502 HTML page, then an HTML page with a 200: retried with growing waits, stored once', async () => {
+test('network errors for 20 s, a 502 HTML page, an HTML page with a 200: retried, waits growing, stored', async () => {
   const { clock, owui, deps } = setUp();
   faultsOver(clock, owui, 20_000, 'network', ['html-502', 'html-200']);
   assert.equal(await clock.run(deliver(pending, deps, true)), 'stored');
@@ -59,14 +78,21 @@ test('network errors for 20 s, then a 502 HTML page, then an HTML page with a 20
   const during = owui.requests.filter((r) => r.at < 20_000);
   assert.ok(during.length >= 4 && during.length <= 8, `${during.length} requests in 20 s`);
   const gaps = during.slice(1).map((r, i) => r.at - during[i]!.at);
-  assert.ok(gaps.every((gap, i) => i === 0 || gap >= gaps[i - 1]!), `waits grow: ${gaps}`);
+  assert.ok(
+    gaps.every((gap, i) => i === 0 || gap >= gaps[i - 1]!),
+    `waits grow: ${gaps}`,
+  );
   assert.ok(Math.max(...gaps) <= 10_000, `never more than 10 s apart: ${gaps}`);
 });
 
 test('a post whose answer is lost on the way back is not posted again: the chat is read first', async () => {
   const { clock, owui, deps } = setUp();
   let lost = false;
-  owui.fault = (method, path) => (method === 'POST' && path.endsWith('/event') && !lost ? ((lost = true), 'lost') : undefined);
+  owui.fault = (method, path) => {
+    if (method !== 'POST' || !path.endsWith('/event') || lost) return undefined;
+    lost = true;
+    return 'lost';
+  };
   assert.equal(await clock.run(deliver(pending, deps, true)), 'stored');
   assert.equal(owui.sourceEvents(CHAT, 'a1'), 1);
 });
@@ -74,7 +100,11 @@ test('a post whose answer is lost on the way back is not posted again: the chat 
 test('Open WebUI answering that it could not hand the event on: posted again later, stored once', async () => {
   const { clock, owui, deps } = setUp();
   let refused = false;
-  owui.fault = (method, path) => (method === 'POST' && path.endsWith('/event') && !refused ? ((refused = true), 'event-false') : undefined);
+  owui.fault = (method, path) => {
+    if (method !== 'POST' || !path.endsWith('/event') || refused) return undefined;
+    refused = true;
+    return 'event-false';
+  };
   assert.equal(await clock.run(deliver(pending, deps, true)), 'stored');
   assert.equal(owui.sourceEvents(CHAT, 'a1'), 1);
   assert.equal(posts(owui).length, 2);
@@ -93,7 +123,7 @@ test('offline: tried again as soon as the browser is back online, not after the 
   assert.equal(posts(owui)[0]!.at, 3000);
 });
 
-test('signed out (a 401 with the session gone): nothing is tried until the user signs in again, then stored', async () => {
+test('signed out (a 401, the session gone): nothing is tried until the user signs in again, then stored', async () => {
   const { clock, owui, deps, signIn } = setUp();
   owui.token = 'expired';
   clock.at(120_000, () => {
@@ -139,7 +169,7 @@ test('a write-back that erases the stored source: stored again once the page is 
   assert.equal(posts(owui).length, 2);
 });
 
-test('a write-back that erases it, and the page\'s next write that puts it back: not posted twice', async () => {
+test("a write-back that erases it, and the page's next write that puts it back: not posted twice", async () => {
   const { clock, owui, deps } = setUp();
   writeBacks(clock, owui, deps, 1500);
   assert.equal(await clock.run(deliver(pending, deps, true)), 'stored');
@@ -165,12 +195,15 @@ test('a second tab, or the next page, finds the sources stored and posts nothing
   await clock.run(deliver(pending, deps, true));
   const stored: unknown[] = [];
   const before = posts(owui).length;
-  assert.equal(await clock.run(deliver(pending, { ...deps, onStored: (message) => stored.push(message) }, true)), 'stored');
+  assert.equal(
+    await clock.run(deliver(pending, { ...deps, onStored: (message) => stored.push(message) }, true)),
+    'stored',
+  );
   assert.equal(posts(owui).length, before);
   assert.equal(stored.length, 1); // the next page shows them from the stored chat
 });
 
-test('up to 0.10, storing makes the answer the chat\'s current message: the newest message is made current again', async () => {
+test("up to 0.10, storing makes the answer the chat's current message: the newest is made current again", async () => {
   const { clock, owui, deps } = setUp();
   owui.chats.get(CHAT)!.messages.a2 = { content: 'A regenerated answer.' };
   await clock.run(deliver(pending, deps, true));
@@ -198,8 +231,29 @@ test('a bug of ours is not retried: the delivery ends with it', async () => {
   await assert.rejects(clock.run(deliver(pending, deps, true)), TypeError);
 });
 
-test('failures are classified: the network, 5xx, 429 and unreadable answers are transient; 401/403 wait for sign-in; other 4xx refuse; the rest are bugs', () => {
-  const kinds = [new NetworkError('x'), new UnreadableResponse('x'), new HttpError(502, 'u'), new HttpError(429, 'u'), new HttpError(401, 'u'),
-    new HttpError(403, 'u'), new HttpError(400, 'u'), new HttpError(404, 'u'), new TypeError('x'), 'thrown string'].map(failureKind);
-  assert.deepEqual(kinds, ['transient', 'transient', 'transient', 'transient', 'unauthorised', 'unauthorised', 'refused', 'refused', 'programming', 'programming']);
+test('failures: network, 5xx, 429, unreadable: transient; 401/403 wait; other 4xx refuse; else: bugs', () => {
+  const kinds = [
+    new NetworkError('x'),
+    new UnreadableResponse('x'),
+    new HttpError(502, 'u'),
+    new HttpError(429, 'u'),
+    new HttpError(401, 'u'),
+    new HttpError(403, 'u'),
+    new HttpError(400, 'u'),
+    new HttpError(404, 'u'),
+    new TypeError('x'),
+    'thrown string',
+  ].map(failureKind);
+  assert.deepEqual(kinds, [
+    'transient',
+    'transient',
+    'transient',
+    'transient',
+    'unauthorised',
+    'unauthorised',
+    'refused',
+    'refused',
+    'programming',
+    'programming',
+  ]);
 });

@@ -13,8 +13,8 @@
  * source, may be putting it back.
  */
 
-import { messageText } from '../capture/message-text.js';
 import type { StoredMessage } from '../capture/hub.js';
+import { messageText } from '../capture/message-text.js';
 import { failureKind, type OpenWebuiApi, type StoredChat } from './openwebui.js';
 import type { Pending } from './outbox.js';
 import { hasStoredCitations } from './shape.js';
@@ -127,7 +127,11 @@ function keepCurrentTarget(chat: StoredChat, messageId: string): string | null {
 
 const KEEP_CURRENT = JSON.stringify({ type: 'message', data: { content: '' } });
 
-export async function deliver({ chatId, messageId, body }: Pending, deps: DeliveryDeps, settleFirst: boolean): Promise<Outcome> {
+export async function deliver(
+  { chatId, messageId, body }: Pending,
+  deps: DeliveryDeps,
+  settleFirst: boolean,
+): Promise<Outcome> {
   const memory: Memory = { posts: 0, settledAgain: false, unsavedReads: 0, failures: 0 };
   const backoff = (): number => {
     const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.min(memory.failures - 1, 10));

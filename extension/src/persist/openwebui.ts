@@ -13,7 +13,10 @@ export class NetworkError extends Error {
 
 export class HttpError extends Error {
   override name = 'HttpError';
-  constructor(readonly status: number, url: string) {
+  constructor(
+    readonly status: number,
+    url: string,
+  ) {
     super(`HTTP ${status} from ${url}`);
   }
 }
@@ -74,7 +77,8 @@ export function createOpenWebuiApi(fetch: typeof window.fetch, token: () => stri
   return {
     async readChat(chatId) {
       const chat: unknown = await request(`/api/v1/chats/${chatId}`);
-      const history = (chat as { chat?: { history?: { messages?: unknown; currentId?: unknown } } } | null)?.chat?.history;
+      const history = (chat as { chat?: { history?: { messages?: unknown; currentId?: unknown } } } | null)?.chat
+        ?.history;
       if (typeof history?.messages !== 'object' || history.messages === null) {
         throw new UnreadableResponse(`/api/v1/chats/${chatId}: no chat history`);
       }

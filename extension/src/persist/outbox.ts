@@ -23,11 +23,13 @@ export interface Outbox {
   put(pending: Pending): void;
   remove(messageId: string): void;
   /** What earlier pages left; drops what is too old or unreadable. */
-  left(): Pending[];
+  pending(): Pending[];
 }
 
 const outboxKeys = (storage: Storage): string[] =>
-  Array.from({ length: storage.length }, (_, i) => storage.key(i)).filter((key): key is string => key?.startsWith(PREFIX) ?? false);
+  Array.from({ length: storage.length }, (_, i) => storage.key(i)).filter(
+    (key): key is string => key?.startsWith(PREFIX) ?? false,
+  );
 
 export function createOutbox(storage: Storage, now: () => number = Date.now): Outbox {
   return {
@@ -44,7 +46,7 @@ export function createOutbox(storage: Storage, now: () => number = Date.now): Ou
       }
     },
     remove: (messageId) => storage.removeItem(PREFIX + messageId),
-    left() {
+    pending() {
       const pending: Pending[] = [];
       for (const key of outboxKeys(storage)) {
         let entry: Partial<Pending & { at: number }> | null = null;
@@ -53,7 +55,8 @@ export function createOutbox(storage: Storage, now: () => number = Date.now): Ou
         } catch {
           // unreadable: dropped below
         }
-        const usable = typeof entry?.chatId === 'string' && typeof entry.messageId === 'string' && typeof entry.body === 'string';
+        const usable =
+          typeof entry?.chatId === 'string' && typeof entry.messageId === 'string' && typeof entry.body === 'string';
         if (usable && typeof entry!.at === 'number' && now() - entry!.at < MAX_AGE_MS) {
           pending.push({ chatId: entry!.chatId!, messageId: entry!.messageId!, body: entry!.body! });
         } else storage.removeItem(key);

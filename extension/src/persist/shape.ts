@@ -6,7 +6,7 @@
  * because Open WebUI appends sources read-modify-write.
  */
 
-import { STORED_KEY, distinctNames, type Citation } from '../core/index.js';
+import { type Citation, distinctNames, isOwnSource, isWebUrl, STORED_KEY } from '../core/index.js';
 
 export interface NativeSource {
   source: { id: string; name: string };
@@ -25,7 +25,7 @@ export function toNativeSource(citations: readonly Citation[]): NativeSource {
       source: citation.id,
       name: names[i],
       external: true, // keeps `name` as the label where Open WebUI would show a URL id instead
-      ...(citation.url && /^https?:/.test(citation.url) ? { url: citation.url, source_url: citation.url } : {}),
+      ...(isWebUrl(citation.url) ? { url: citation.url, source_url: citation.url } : {}),
       ...(citation.page !== null ? { page: citation.page - 1 } : {}), // Open WebUI counts pages from 0
       [STORED_KEY]: citation,
     })),
@@ -35,5 +35,5 @@ export function toNativeSource(citations: readonly Citation[]): NativeSource {
 
 /** Whether a stored message already holds citations stored by this extension. */
 export function hasStoredCitations(sources: unknown): boolean {
-  return Array.isArray(sources) && sources.some((s) => Array.isArray(s?.metadata) && s.metadata.some((m: unknown) => typeof m === 'object' && m !== null && STORED_KEY in m));
+  return Array.isArray(sources) && sources.some(isOwnSource);
 }

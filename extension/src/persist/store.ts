@@ -8,12 +8,12 @@
  * reload in that moment loses nothing.
  */
 
+import { keepLast } from '../bounded.js';
 import type { ChatActivity } from '../capture/chat-activity.js';
 import type { Hub, MessageState } from '../capture/hub.js';
-import { keepLast } from '../bounded.js';
 import { fail, guard } from '../guard.js';
 import { createClaims, storeLock } from './claims.js';
-import { deliver, type DeliveryDeps } from './delivery.js';
+import { type DeliveryDeps, deliver, type Outcome } from './delivery.js';
 import { createOpenWebuiApi } from './openwebui.js';
 import { createOutbox, type Pending } from './outbox.js';
 import { toNativeSource } from './shape.js';
@@ -48,9 +48,12 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
   const claims = createClaims(CLAIM_MS);
   const outbox = createOutbox(localStorage);
   // Started and not stored yet: written to the outbox only if the page goes away meanwhile (a
-  // write per answer would cost every answer; 5 ms for 400 sources), or once storing fails.
+  // write per answer would cost every answer, a large one most), or once storing fails.
   const unsaved = new Map<string, Pending>();
-  window.addEventListener('pagehide', guard('persist', () => unsaved.forEach(outbox.put)));
+  window.addEventListener(
+    'pagehide',
+    guard('persist', () => unsaved.forEach(outbox.put)),
+  );
   activity.onAsk(guard('persist', claims.claim));
   const signIns = signal();
   const online = signal();
@@ -76,7 +79,7 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
     // (chat-activity.ts): this page, or the one that left it in the outbox just before closing.
     const settleFirst = claims.claimed(messageId) || left;
     const work = () => deliver(pending, deps, settleFirst);
-    let outcome;
+    let outcome: Outcome;
     if (claims.claimed(messageId)) outcome = await work().finally(() => claims.release(messageId));
     else if (navigator.locks) outcome = await navigator.locks.request(storeLock(messageId), work);
     else outcome = await work();
@@ -95,13 +98,19 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
     void store(pending, left).catch((error: unknown) => fail('persist', error));
   };
 
-  hub.subscribe(guard('persist', (state: MessageState) => {
-    if (!state.done || !state.chatId || started.has(state.messageId)) return;
-    const { format, citations } = hub.citations(state.messageId);
-    if (isTemporary(state.chatId) || !format || format === 'open-webui' || citations.length === 0) {
-      return claims.release(state.messageId);
-    }
-    start({ chatId: state.chatId, messageId: state.messageId, body: JSON.stringify({ type: 'source', data: toNativeSource(citations) }) });
-  }));
-  for (const pending of outbox.left()) start(pending, true);
+  hub.subscribe(
+    guard('persist', (state: MessageState) => {
+      if (!state.done || !state.chatId || started.has(state.messageId)) return;
+      const { format, citations } = hub.citations(state.messageId);
+      if (isTemporary(state.chatId) || !format || format === 'open-webui' || citations.length === 0) {
+        return claims.release(state.messageId);
+      }
+      start({
+        chatId: state.chatId,
+        messageId: state.messageId,
+        body: JSON.stringify({ type: 'source', data: toNativeSource(citations) }),
+      });
+    }),
+  );
+  for (const pending of outbox.pending()) start(pending, true);
 }

@@ -4,8 +4,22 @@ import type { Citation } from '../core/model.js';
 
 export function citation(index: number, extra: Partial<Citation> = {}): Citation {
   return {
-    index, id: `s${index}`, title: `Source ${index}`, url: null, snippet: null, score: null, scoreKind: null,
-    page: null, pageEnd: null, pages: [], quote: null, kind: 'web', format: 'test', refs: [index], anchors: [],
-    date: null, ...extra,
+    index,
+    id: `s${index}`,
+    title: `Source ${index}`,
+    url: null,
+    snippet: null,
+    score: null,
+    scoreKind: null,
+    page: null,
+    pageEnd: null,
+    pages: [],
+    quote: null,
+    kind: 'web',
+    format: 'test',
+    refs: [index],
+    anchors: [],
+    date: null,
+    ...extra,
   };
 }

@@ -25,8 +25,10 @@ export interface FakeOpenWebui {
   sourceEvents(chatId: string, messageId: string): number;
 }
 
-const json = (value: unknown, status = 200) => new Response(JSON.stringify(value), { status, headers: { 'Content-Type': 'application/json' } });
-const html = (status: number) => new Response('<html><body>Bad gateway</body></html>', { status, headers: { 'Content-Type': 'text/html' } });
+const json = (value: unknown, status = 200) =>
+  new Response(JSON.stringify(value), { status, headers: { 'Content-Type': 'application/json' } });
+const html = (status: number) =>
+  new Response('<html><body>Bad gateway</body></html>', { status, headers: { 'Content-Type': 'text/html' } });
 
 export function createFakeOpenWebui(clock: FakeClock): FakeOpenWebui {
   const fake: FakeOpenWebui = {
@@ -57,13 +59,17 @@ export function createFakeOpenWebui(clock: FakeClock): FakeOpenWebui {
     const chat = chatId === undefined ? undefined : fake.chats.get(chatId);
     if (!signedIn || !chat) return json({ detail: 'You do not have permission' }, 401);
     if (method === 'GET' && !messageId) {
-      return json({ id: chatId, chat: { history: structuredClone({ messages: chat.messages, currentId: chat.currentId }) } });
+      return json({
+        id: chatId,
+        chat: { history: structuredClone({ messages: chat.messages, currentId: chat.currentId }) },
+      });
     }
     if (method === 'POST' && messageId) {
       const event = JSON.parse(String(body)) as { type: string; data: unknown };
       const message = chat.messages[messageId];
       if (!message) return json(false);
-      if (event.type === 'source') message.sources = [...(message.sources ?? []), event.data]; // read-modify-write, as Open WebUI
+      // read-modify-write, as Open WebUI
+      if (event.type === 'source') message.sources = [...(message.sources ?? []), event.data];
       chat.currentId = messageId; // Open WebUI up to 0.10
       return json(true);
     }

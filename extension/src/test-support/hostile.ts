@@ -14,16 +14,66 @@ export const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype', 'toStrin
 const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code));
 
 const NASTY_STRINGS = [
-  '', ' ', '\t\n', '\u0000', '\u202e', '\u200b', '\ufeff', '\u2028', '\ud800', '\udfff\ud800', '😀', '😀'.slice(0, 1),
-  'javascript:alert(1)', 'JaVaScRiPt:alert(1)', ' javascript:alert(1)', 'java\tscript:alert(1)', '\u0001javascript:x',
-  'data:text/html,<script>alert(1)</script>', 'vbscript:msgbox(1)', '//evil.example/x', '/\\evil.example', '\\\\evil.example',
-  '/%2F%2Fevil.example', 'https://user:pw@e.example/', 'http://[::1]:99999/', 'https://e.example/a#\u0000', 'mailto:a@e.example',
-  'file:///etc/passwd', '<img src=x onerror=alert(1)>', '"><svg onload=alert(1)>', '[x](javascript:alert(1))', ']](javascript:x)',
-  '{}', '[]', 'null', '{"sources": [{"url": "javascript:x", "title": 1}]}', '{"sources": [', '-1', '0', '3', '9007199254740993',
-  '1e309', 'NaN', '  42  ', ...PROTOTYPE_KEYS, 'en', 'fr-FR', 'zh-CN', 'zh', 'ja', 'toString-x', '__proto__-en',
-  '[1] [doc2] [[3]](https://e.example/a) 【4】 [^1] [1-3] [2, 3]', '\nSources: 1, 2\n', 'Sources: [1, 2]',
-  '\n\n## Sources\n[grok2api-sources]: #\n- [A](https://e.example/a)', '`[1]`', '```\n[1]\n```',
-  'data: {"choices": []}\n\ndata: [DONE]\n\n', 'event: response.completed\ndata: {"type": "response.completed"}\n\n',
+  '',
+  ' ',
+  '\t\n',
+  '\u0000',
+  '\u202e',
+  '\u200b',
+  '\ufeff',
+  '\u2028',
+  '\ud800',
+  '\udfff\ud800',
+  '😀',
+  '😀'.slice(0, 1),
+  'javascript:alert(1)',
+  'JaVaScRiPt:alert(1)',
+  ' javascript:alert(1)',
+  'java\tscript:alert(1)',
+  '\u0001javascript:x',
+  'data:text/html,<script>alert(1)</script>',
+  'vbscript:msgbox(1)',
+  '//evil.example/x',
+  '/\\evil.example',
+  '\\\\evil.example',
+  '/%2F%2Fevil.example',
+  'https://user:pw@e.example/',
+  'http://[::1]:99999/',
+  'https://e.example/a#\u0000',
+  'mailto:a@e.example',
+  'file:///etc/passwd',
+  '<img src=x onerror=alert(1)>',
+  '"><svg onload=alert(1)>',
+  '[x](javascript:alert(1))',
+  ']](javascript:x)',
+  '{}',
+  '[]',
+  'null',
+  '{"sources": [{"url": "javascript:x", "title": 1}]}',
+  '{"sources": [',
+  '-1',
+  '0',
+  '3',
+  '9007199254740993',
+  '1e309',
+  'NaN',
+  '  42  ',
+  ...PROTOTYPE_KEYS,
+  'en',
+  'fr-FR',
+  'zh-CN',
+  'zh',
+  'ja',
+  'toString-x',
+  '__proto__-en',
+  '[1] [doc2] [[3]](https://e.example/a) 【4】 [^1] [1-3] [2, 3]',
+  '\nSources: 1, 2\n',
+  'Sources: [1, 2]',
+  '\n\n## Sources\n[grok2api-sources]: #\n- [A](https://e.example/a)',
+  '`[1]`',
+  '```\n[1]\n```',
+  'data: {"choices": []}\n\ndata: [DONE]\n\n',
+  'event: response.completed\ndata: {"type": "response.completed"}\n\n',
 ];
 
 const shortHostileString: fc.Arbitrary<string> = fc.oneof(
@@ -36,15 +86,37 @@ const shortHostileString: fc.Arbitrary<string> = fc.oneof(
 /** 20,000 characters: rare, or they would make up most of the time spent. */
 const hugeString = fc.constantFrom('x', '[1]', '😀', '\ud800', 'a ').map((unit) => unit.repeat(20_000));
 
-export const hostileString: fc.Arbitrary<string> = fc.oneof({ weight: 30, arbitrary: shortHostileString }, { weight: 1, arbitrary: hugeString });
+export const hostileString: fc.Arbitrary<string> = fc.oneof(
+  { weight: 30, arbitrary: shortHostileString },
+  { weight: 1, arbitrary: hugeString },
+);
 
 export const hostileNumber: fc.Arbitrary<number> = fc.oneof(
   fc.integer(),
   fc.double(), // NaN, ±Infinity, -0 and subnormals included
-  fc.constantFrom(2 ** 53, 2 ** 53 + 2, -(2 ** 53), Number.MAX_VALUE, Number.MIN_VALUE, 1e308, -1, 0, -0, 0.5, 1.5, 1e-7),
+  fc.constantFrom(
+    2 ** 53,
+    2 ** 53 + 2,
+    -(2 ** 53),
+    Number.MAX_VALUE,
+    Number.MIN_VALUE,
+    1e308,
+    -1,
+    0,
+    -0,
+    0.5,
+    1.5,
+    1e-7,
+  ),
 );
 
-const hostileScalar: fc.Arbitrary<unknown> = fc.oneof(hostileString, hostileNumber, fc.boolean(), fc.constant(null), fc.constant(undefined));
+const hostileScalar: fc.Arbitrary<unknown> = fc.oneof(
+  hostileString,
+  hostileNumber,
+  fc.boolean(),
+  fc.constant(null),
+  fc.constant(undefined),
+);
 
 const NESTING_KEYS = ['url_citation', 'sources', 'context', 'extra', 'choices'];
 
@@ -77,7 +149,12 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>
     { depthSize: 'small', maxDepth: 2, withCrossShrink: true },
     { weight: 16, arbitrary: hostileScalar },
     { weight: 4, arbitrary: fc.array(tie('value'), { maxLength: 3 }) },
-    { weight: 4, arbitrary: fc.array(fc.tuple(hostileKey, tie('value')), { maxLength: 3 }).map((entries) => Object.fromEntries(entries)) },
+    {
+      weight: 4,
+      arbitrary: fc
+        .array(fc.tuple(hostileKey, tie('value')), { maxLength: 3 })
+        .map((entries) => Object.fromEntries(entries)),
+    },
     { weight: 4, arbitrary: tie('value').map(jsonText) }, // JSON inside a string
     { weight: 1, arbitrary: deeplyNested }, // rare: JSON.stringify's stack overflow costs milliseconds
   ),
@@ -89,20 +166,34 @@ const field = <T>(good: fc.Arbitrary<T>): fc.Arbitrary<unknown> =>
 
 /** An object of the given fields, each possibly absent, plus stray keys (`__proto__` among them). */
 export function shaped(fields: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<Record<string, unknown>> {
-  const entries = Object.entries(fields).map(([key, good]) => fc.option(fc.tuple(fc.constant(key), field(good)), { nil: undefined, freq: 5 }));
+  const entries = Object.entries(fields).map(([key, good]) =>
+    fc.option(fc.tuple(fc.constant(key), field(good)), { nil: undefined, freq: 5 }),
+  );
   const stray = fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, fc.tuple(hostileKey, hostileValue));
-  return fc.tuple(fc.tuple(...entries), stray).map(([own, extra]) => Object.fromEntries([...own, extra].filter((entry) => entry !== undefined)));
+  return fc
+    .tuple(fc.tuple(...entries), stray)
+    .map(([own, extra]) => Object.fromEntries([...own, extra].filter((entry) => entry !== undefined)));
 }
 
 const listOf = (item: fc.Arbitrary<unknown>): fc.Arbitrary<unknown[]> => fc.array(field(item), { maxLength: 3 });
 
 const url = fc.oneof(
-  fc.constantFrom('https://e.example/a', 'https://e.example/b', 'http://e.example/a?q=1#f', '/static/doc.pdf', '/extract/42'),
+  fc.constantFrom(
+    'https://e.example/a',
+    'https://e.example/b',
+    'http://e.example/a?q=1#f',
+    '/static/doc.pdf',
+    '/extract/42',
+  ),
   fc.webUrl({ withQueryParameters: true, withFragments: true }),
   hostileString,
 );
 const text = fc.oneof(fc.string({ maxLength: 40 }), hostileString);
-const answer = fc.array(fc.oneof(text, fc.constantFrom('[1]', '[2, 3]', '[doc1]', ' [[1]](https://e.example/a)', '【2】', '[^1]')), { maxLength: 6 }).map((parts) => parts.join(''));
+const answer = fc
+  .array(fc.oneof(text, fc.constantFrom('[1]', '[2, 3]', '[doc1]', ' [[1]](https://e.example/a)', '【2】', '[^1]')), {
+    maxLength: 6,
+  })
+  .map((parts) => parts.join(''));
 const count = fc.oneof(fc.nat(60), hostileNumber, fc.constantFrom('3', ' 7 ', '-1', '1e3'));
 const score = fc.oneof(fc.double({ min: -20, max: 20, noNaN: true }), hostileNumber);
 
@@ -111,76 +202,226 @@ const urlCitation = shaped({ url, title: text, start_index: count, end_index: co
 const annotation = fc.oneof(
   shaped({ type: fc.constant('url_citation'), url_citation: urlCitation }),
   urlCitation.map((flat) => ({ type: 'url_citation', ...flat })),
-  shaped({ type: fc.constantFrom('file_citation', 'container_file_citation', 'file_path'), file_id: text, filename: text,
-    index: count, start_index: count, end_index: count }),
+  shaped({
+    type: fc.constantFrom('file_citation', 'container_file_citation', 'file_path'),
+    file_id: text,
+    filename: text,
+    index: count,
+    start_index: count,
+    end_index: count,
+  }),
 );
 const chatMessage = (extra: Record<string, fc.Arbitrary<unknown>> = {}) =>
   shaped({ role: fc.constant('assistant'), content: answer, annotations: listOf(annotation), ...extra });
 const chatBody = (message: fc.Arbitrary<unknown>, top: Record<string, fc.Arbitrary<unknown>> = {}) => {
-  const choice = fc.oneof(shaped({ index: count, message, finish_reason: text }), shaped({ index: count, delta: message, finish_reason: text }));
-  return shaped({ id: text, object: fc.constantFrom('chat.completion', 'chat.completion.chunk'),
-    choices: fc.oneof({ weight: 3, arbitrary: fc.tuple(choice) }, listOf(choice)), ...top });
+  const choice = fc.oneof(
+    shaped({ index: count, message, finish_reason: text }),
+    shaped({ index: count, delta: message, finish_reason: text }),
+  );
+  return shaped({
+    id: text,
+    object: fc.constantFrom('chat.completion', 'chat.completion.chunk'),
+    choices: fc.oneof({ weight: 3, arbitrary: fc.tuple(choice) }, listOf(choice)),
+    ...top,
+  });
 };
 
-const openragSource = shaped({ source_type: fc.constantFrom('web', 'document'), file_url: url, chunk_url: url, url,
-  filename: text, source: text, title: text, snippet: text, page_content: text, relevance_score: score, page: count });
+const openragSource = shaped({
+  source_type: fc.constantFrom('web', 'document'),
+  file_url: url,
+  chunk_url: url,
+  url,
+  filename: text,
+  source: text,
+  title: text,
+  snippet: text,
+  page_content: text,
+  relevance_score: score,
+  page: count,
+});
 const openragExtra = shaped({ sources: listOf(openragSource) });
 
-const azureDocument = shaped({ title: text, filepath: text, url, chunk_id: fc.oneof(text, count), content: text,
-  rerank_score: score, original_search_score: score, filter_reason: fc.constantFrom(null, 'score', 'rerank') });
-const azureContext = shaped({ citations: listOf(azureDocument), all_retrieved_documents: listOf(azureDocument), intent: text });
+const azureDocument = shaped({
+  title: text,
+  filepath: text,
+  url,
+  chunk_id: fc.oneof(text, count),
+  content: text,
+  rerank_score: score,
+  original_search_score: score,
+  filter_reason: fc.constantFrom(null, 'score', 'rerank'),
+});
+const azureContext = shaped({
+  citations: listOf(azureDocument),
+  all_retrieved_documents: listOf(azureDocument),
+  intent: text,
+});
 
 /** A quote cut from its source text, with offsets in some unit (or off by some). */
 const quoted = fc.tuple(text, fc.nat(40), fc.nat(40), fc.integer({ min: -2, max: 2 })).map(([content, a, b, skew]) => {
   const [start, end] = [Math.min(a, b, content.length), Math.min(Math.max(a, b), content.length)];
   return { content, quote: content.slice(start, end), quote_start: start + skew, quote_end: end + skew };
 });
-const spanCitation = fc.tuple(quoted, shaped({ section_id: fc.oneof(text, count), title: text, page_start: count, page_end: count,
-  quote: text, quote_start: count, quote_end: count, content: text })).map(([quote, other]) => ({ ...quote, ...other }));
+const spanCitation = fc
+  .tuple(
+    quoted,
+    shaped({
+      section_id: fc.oneof(text, count),
+      title: text,
+      page_start: count,
+      page_end: count,
+      quote: text,
+      quote_start: count,
+      quote_end: count,
+      content: text,
+    }),
+  )
+  .map(([quote, other]) => ({ ...quote, ...other }));
 
-const storedCitation = shaped({ id: text, title: text, url, snippet: text, score, page: count, pageEnd: count,
-  scoreKind: fc.constantFrom('similarity', 'reranker', 'bm25', 'raw', 'percent'), kind: fc.constantFrom('document', 'web', 'post', 'file', 'x'),
-  quote: shaped({ text, start: count, end: count }), anchors: listOf(shaped({ start: count, end: count, unit: fc.constantFrom('utf16', 'codePoints', 'utf8', 'bytes') })),
-  date: text });
-const openWebuiSource = shaped({ source: shaped({ id: text, name: text, url }), document: listOf(text),
-  metadata: listOf(shaped({ source: fc.oneof(url, text), name: text, source_url: url, url, file_name: text, file_id: text, page: count, owc: storedCitation })),
-  distances: listOf(score) });
+const storedCitation = shaped({
+  id: text,
+  title: text,
+  url,
+  snippet: text,
+  score,
+  page: count,
+  pageEnd: count,
+  scoreKind: fc.constantFrom('similarity', 'reranker', 'bm25', 'raw', 'percent'),
+  kind: fc.constantFrom('document', 'web', 'post', 'file', 'x'),
+  quote: shaped({ text, start: count, end: count }),
+  anchors: listOf(shaped({ start: count, end: count, unit: fc.constantFrom('utf16', 'codePoints', 'utf8', 'bytes') })),
+  date: text,
+});
+const openWebuiSource = shaped({
+  source: shaped({ id: text, name: text, url }),
+  document: listOf(text),
+  metadata: listOf(
+    shaped({
+      source: fc.oneof(url, text),
+      name: text,
+      source_url: url,
+      url,
+      file_name: text,
+      file_id: text,
+      page: count,
+      owc: storedCitation,
+    }),
+  ),
+  distances: listOf(score),
+});
 
-const responsesOutput = listOf(shaped({ type: fc.constant('message'), content: listOf(shaped({
-  type: fc.constantFrom('output_text', 'refusal'), text: answer, annotations: listOf(annotation) })) }));
+const responsesOutput = listOf(
+  shaped({
+    type: fc.constant('message'),
+    content: listOf(
+      shaped({
+        type: fc.constantFrom('output_text', 'refusal'),
+        text: answer,
+        annotations: listOf(annotation),
+      }),
+    ),
+  }),
+);
 
-const ragflowChunk = shaped({ id: text, content: text, document_id: text, document_name: text, url,
-  positions: listOf(listOf(count)), similarity: score });
-const nvidiaResult = shaped({ document_id: text, document_name: text, document_type: fc.constantFrom('text', 'image', 'table', 'chart'),
-  content: text, score, metadata: shaped({ page_number: count, description: text }) });
+const ragflowChunk = shaped({
+  id: text,
+  content: text,
+  document_id: text,
+  document_name: text,
+  url,
+  positions: listOf(listOf(count)),
+  similarity: score,
+});
+const nvidiaResult = shaped({
+  document_id: text,
+  document_name: text,
+  document_type: fc.constantFrom('text', 'image', 'table', 'chart'),
+  content: text,
+  score,
+  metadata: shaped({ page_number: count, description: text }),
+});
 const groqResult = shaped({ title: text, url, content: text, score });
-const jinaAnnotation = shaped({ type: fc.constant('url_citation'), url_citation: shaped({ title: text, exactQuote: text, url, dateTime: text }) });
-const footnotes = fc.array(fc.tuple(count, text, text, url), { maxLength: 5 })
-  .map((defs) => defs.map(([n, quote, title, link]) => `\n\n[^${String(n)}]: ${quote} [${title}](${String(link)})`).join(''));
-const braveTag = shaped({ number: count, url, snippet: text, start_index: count, end_index: count })
-  .chain((tag) => fc.constantFrom(`<citation>${jsonText(tag)}</citation>`, `<citation>${jsonText(tag)}`, `<usage>${jsonText(tag)}</usage>`));
-const claudeCitation = shaped({ type: fc.constantFrom('char_location', 'page_location', 'content_block_location', 'search_result_location',
-  'web_search_result_location', 'other'), cited_text: text, document_index: count, document_title: text, start_page_number: count,
-  end_page_number: count, url, source: url, title: text, supported_text: text });
-const geminiMetadata = shaped({ groundingChunks: listOf(shaped({ web: shaped({ uri: url, title: text }), retrievedContext: shaped({ uri: url, title: text, text }) })),
-  groundingSupports: listOf(shaped({ segment: shaped({ startIndex: count, endIndex: count, text }), groundingChunkIndices: listOf(count) })),
-  searchEntryPoint: shaped({ renderedContent: text }) });
-const sourceLike = shaped({ url, title: text, name: text, document_name: text, filename: text, content: text, snippet: text, text });
+const jinaAnnotation = shaped({
+  type: fc.constant('url_citation'),
+  url_citation: shaped({ title: text, exactQuote: text, url, dateTime: text }),
+});
+const footnotes = fc
+  .array(fc.tuple(count, text, text, url), { maxLength: 5 })
+  .map((defs) =>
+    defs.map(([n, quote, title, link]) => `\n\n[^${String(n)}]: ${quote} [${title}](${String(link)})`).join(''),
+  );
+const braveTag = shaped({ number: count, url, snippet: text, start_index: count, end_index: count }).chain((tag) =>
+  fc.constantFrom(
+    `<citation>${jsonText(tag)}</citation>`,
+    `<citation>${jsonText(tag)}`,
+    `<usage>${jsonText(tag)}</usage>`,
+  ),
+);
+const claudeCitation = shaped({
+  type: fc.constantFrom(
+    'char_location',
+    'page_location',
+    'content_block_location',
+    'search_result_location',
+    'web_search_result_location',
+    'other',
+  ),
+  cited_text: text,
+  document_index: count,
+  document_title: text,
+  start_page_number: count,
+  end_page_number: count,
+  url,
+  source: url,
+  title: text,
+  supported_text: text,
+});
+const geminiMetadata = shaped({
+  groundingChunks: listOf(
+    shaped({ web: shaped({ uri: url, title: text }), retrievedContext: shaped({ uri: url, title: text, text }) }),
+  ),
+  groundingSupports: listOf(
+    shaped({ segment: shaped({ startIndex: count, endIndex: count, text }), groundingChunkIndices: listOf(count) }),
+  ),
+  searchEntryPoint: shaped({ renderedContent: text }),
+});
+const sourceLike = shaped({
+  url,
+  title: text,
+  name: text,
+  document_name: text,
+  filename: text,
+  content: text,
+  snippet: text,
+  text,
+});
 
 /** One generator per format of the registry (formats/index.ts), keyed by its name. */
 export const WIRE_FORMATS: Record<string, fc.Arbitrary<unknown>> = {
   'azure-on-your-data': fc.oneof(
     chatBody(chatMessage({ context: azureContext })),
-    shaped({ choices: fc.tuple(shaped({ messages: listOf(shaped({ role: fc.constant('tool'), content: azureContext.map(jsonText) })) })) }),
+    shaped({
+      choices: fc.tuple(
+        shaped({ messages: listOf(shaped({ role: fc.constant('tool'), content: azureContext.map(jsonText) })) }),
+      ),
+    }),
     shaped({ context: azureContext }),
   ),
   openrag: fc.oneof(
-    chatBody(chatMessage(), { extra: fc.oneof(openragExtra.map(jsonText), openragExtra, fc.constantFrom('{}', '{"sources": [')) }),
+    chatBody(chatMessage(), {
+      extra: fc.oneof(openragExtra.map(jsonText), openragExtra, fc.constantFrom('{}', '{"sources": [')),
+    }),
   ),
-  grok2api: chatBody(chatMessage(), { search_sources: listOf(shaped({ url, title: text, type: fc.constantFrom('web', 'x_post') })) }),
+  grok2api: chatBody(chatMessage(), {
+    search_sources: listOf(shaped({ url, title: text, type: fc.constantFrom('web', 'x_post') })),
+  }),
   'answer-spans': chatBody(chatMessage(), { citations: listOf(spanCitation) }),
-  perplexity: chatBody(chatMessage(), { search_results: listOf(shaped({ title: text, url, date: text, snippet: text, source: fc.constantFrom('web', 'attachment') })),
-    citations: listOf(url) }),
+  perplexity: chatBody(chatMessage(), {
+    search_results: listOf(
+      shaped({ title: text, url, date: text, snippet: text, source: fc.constantFrom('web', 'attachment') }),
+    ),
+    citations: listOf(url),
+  }),
   'grok2api-go': chatBody(chatMessage(), { citations: listOf(url) }),
   'openai-responses': fc.oneof(
     shaped({ object: fc.constant('response'), output: responsesOutput }),
@@ -189,16 +430,50 @@ export const WIRE_FORMATS: Record<string, fc.Arbitrary<unknown>> = {
     shaped({ type: fc.constant('response.completed'), response: shaped({ output: responsesOutput }) }),
   ),
   'openai-chat': chatBody(chatMessage()),
-  ragflow: chatBody(chatMessage({ reference: fc.oneof(listOf(ragflowChunk), shaped({ chunks: fc.dictionary(fc.oneof(count.map(String), text), ragflowChunk) }), text) })),
+  ragflow: chatBody(
+    chatMessage({
+      reference: fc.oneof(
+        listOf(ragflowChunk),
+        shaped({ chunks: fc.dictionary(fc.oneof(count.map(String), text), ragflowChunk) }),
+        text,
+      ),
+    }),
+  ),
   'nvidia-rag': chatBody(chatMessage(), { citations: shaped({ total_results: count, results: listOf(nvidiaResult) }) }),
-  'groq-compound': chatBody(chatMessage({ executed_tools: listOf(shaped({ index: count, type: text,
-    search_results: shaped({ results: listOf(groqResult) }), browser_results: listOf(groqResult) })) })),
-  'jina-deepsearch': chatBody(chatMessage({ annotations: listOf(jinaAnnotation), content: fc.tuple(answer, footnotes).map(([a, f]) => a + f) })),
-  brave: chatBody(chatMessage({ content: fc.array(fc.oneof(text, braveTag), { maxLength: 6 }).map((parts) => parts.join('')) })),
-  'claude-citations': chatBody(chatMessage({ provider_specific_fields: shaped({ citations: listOf(fc.oneof(listOf(claudeCitation), claudeCitation)),
-    citation: claudeCitation, web_search_results: listOf(shaped({ content: listOf(shaped({ url, title: text, page_age: text })) })) }) })),
-  'gemini-grounding': chatBody(chatMessage(), { vertex_ai_grounding_metadata: fc.oneof(listOf(geminiMetadata), geminiMetadata) }),
-  generic: chatBody(chatMessage({ references: listOf(sourceLike) }), { results: listOf(sourceLike), documents: listOf(sourceLike).map(jsonText) }),
+  'groq-compound': chatBody(
+    chatMessage({
+      executed_tools: listOf(
+        shaped({
+          index: count,
+          type: text,
+          search_results: shaped({ results: listOf(groqResult) }),
+          browser_results: listOf(groqResult),
+        }),
+      ),
+    }),
+  ),
+  'jina-deepsearch': chatBody(
+    chatMessage({ annotations: listOf(jinaAnnotation), content: fc.tuple(answer, footnotes).map(([a, f]) => a + f) }),
+  ),
+  brave: chatBody(
+    chatMessage({ content: fc.array(fc.oneof(text, braveTag), { maxLength: 6 }).map((parts) => parts.join('')) }),
+  ),
+  'claude-citations': chatBody(
+    chatMessage({
+      provider_specific_fields: shaped({
+        citations: listOf(fc.oneof(listOf(claudeCitation), claudeCitation)),
+        citation: claudeCitation,
+        web_search_results: listOf(shaped({ content: listOf(shaped({ url, title: text, page_age: text })) })),
+      }),
+    }),
+  ),
+  'gemini-grounding': chatBody(chatMessage(), {
+    vertex_ai_grounding_metadata: fc.oneof(listOf(geminiMetadata), geminiMetadata),
+  }),
+  generic: chatBody(chatMessage({ references: listOf(sourceLike) }), {
+    results: listOf(sourceLike),
+    documents: listOf(sourceLike).map(jsonText),
+  }),
   'open-webui': fc.oneof(
     shaped({ sources: listOf(openWebuiSource) }),
     shaped({ type: fc.constantFrom('source', 'citation'), data: openWebuiSource }),
@@ -226,19 +501,58 @@ export const anyPayload: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: anyWirePayload },
   { weight: 1, arbitrary: hostileValue },
   { weight: 1, arbitrary: fc.array(anyWirePayload, { maxLength: 4 }) },
-  { weight: 1, arbitrary: fc.tuple(fc.array(anyWirePayload, { maxLength: 4 }), fc.nat(30), fc.boolean()).map(([chunks, cut, crlf]) => sseText(chunks, cut, crlf)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.array(anyWirePayload, { maxLength: 4 }), fc.nat(30), fc.boolean())
+      .map(([chunks, cut, crlf]) => sseText(chunks, cut, crlf)),
+  },
 );
 
 /** Answer text with every kind of marker, code spans, source blocks and hostile text between them. */
-export const markerText: fc.Arbitrary<string> = fc.array(fc.oneof(
-  shortHostileString,
-  fc.constantFrom('[1]', '[2, 3]', '[1-3]', '[1 - 9999]', '[doc2]', ' [[1]](https://e.example/a)', '[1](https://e.example/b)', '【2】', '【4:0†source】',
-    '[^1]', '[^1]:', '\n[Sources: 1, 2]', '\nSources: [1, 2]\n', 'Source: 3.', '\nSources: [1, 2\n, 3]', '\n\n## Sources\n[grok2api-sources]: #\n',
-    '`[1]`', '```\n[2]\n```', '```', '\n', '【', '】', '[', ']', '(', ')', '😀', '\ud800'),
-), { maxLength: 12 }).chain((parts) => fc.oneof(
-  { weight: 30, arbitrary: fc.constant(parts.join('')) },
-  hugeString.map((huge) => parts.join(huge)),
-));
+export const markerText: fc.Arbitrary<string> = fc
+  .array(
+    fc.oneof(
+      shortHostileString,
+      fc.constantFrom(
+        '[1]',
+        '[2, 3]',
+        '[1-3]',
+        '[1 - 9999]',
+        '[doc2]',
+        ' [[1]](https://e.example/a)',
+        '[1](https://e.example/b)',
+        '【2】',
+        '【4:0†source】',
+        '[^1]',
+        '[^1]:',
+        '\n[Sources: 1, 2]',
+        '\nSources: [1, 2]\n',
+        'Source: 3.',
+        '\nSources: [1, 2\n, 3]',
+        '\n\n## Sources\n[grok2api-sources]: #\n',
+        '`[1]`',
+        '```\n[2]\n```',
+        '```',
+        '\n',
+        '【',
+        '】',
+        '[',
+        ']',
+        '(',
+        ')',
+        '😀',
+        '\ud800',
+      ),
+    ),
+    { maxLength: 12 },
+  )
+  .chain((parts) =>
+    fc.oneof(
+      { weight: 30, arbitrary: fc.constant(parts.join('')) },
+      hugeString.map((huge) => parts.join(huge)),
+    ),
+  );
 
 /** The language a user picked, as Open WebUI stores it (untrusted: localStorage). */
 export const hostileLocale: fc.Arbitrary<string | undefined> = fc.oneof(

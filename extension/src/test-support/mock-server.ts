@@ -44,7 +44,9 @@ export async function startMockServer(): Promise<MockServer> {
   const request = async (model: string, stream: boolean): Promise<Response> => {
     const responses = model === 'openai-responses';
     // As a user who asked for sources: RAGFlow sends them only with `extra_body.reference`.
-    const body = responses ? { model, input: '?', stream } : { model, messages: [{ role: 'user', content: '?' }], stream, extra_body: { reference: true } };
+    const body = responses
+      ? { model, input: '?', stream }
+      : { model, messages: [{ role: 'user', content: '?' }], stream, extra_body: { reference: true } };
     const response = await fetch(`${url}/v1/${responses ? 'responses' : 'chat/completions'}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -7,7 +7,7 @@
  * fallback for pages that are not a secure context).
  */
 
-import { sourceLink, sourcesMarkdown, type Citation } from '../core/index.js';
+import { type Citation, sourceLink, sourcesMarkdown } from '../core/index.js';
 import { guard } from '../guard.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
@@ -33,7 +33,13 @@ function htmlOf(citations: readonly Citation[]): string {
   const items = citations.map((citation) => {
     const link = absoluteLink(citation);
     const page = pageText(citation);
-    return el('li', {}, `[${citation.index}] `, link ? el('a', { href: link }, citation.title) : citation.title, page && `, ${page}`);
+    return el(
+      'li',
+      {},
+      `[${citation.index}] `,
+      link ? el('a', { href: link }, citation.title) : citation.title,
+      page && `, ${page}`,
+    );
   });
   return el('div', {}, el('p', {}, el('strong', {}, t('sources'))), el('ul', {}, ...items)).outerHTML;
 }
@@ -52,18 +58,31 @@ export function keepSourcesOnCopy(citedOf: (messageId: string) => readonly Citat
     armed = null;
     return now && Date.now() <= now.until && now.citations.length ? now.citations : null;
   };
-  document.addEventListener('click', guard('ui', (event: MouseEvent) => {
-    const message = (event.target as Element | null)?.closest?.(COPY_BUTTON)?.closest<HTMLElement>('[id^="message-"]');
-    const id = message && messageId(message);
-    armed = id ? { citations: citedOf(id), until: Date.now() + ARMED_MS } : null;
-  }), { capture: true, signal });
+  document.addEventListener(
+    'click',
+    guard('ui', (event: MouseEvent) => {
+      const message = (event.target as Element | null)
+        ?.closest?.(COPY_BUTTON)
+        ?.closest<HTMLElement>('[id^="message-"]');
+      const id = message && messageId(message);
+      armed = id ? { citations: citedOf(id), until: Date.now() + ARMED_MS } : null;
+    }),
+    { capture: true, signal },
+  );
 
-  document.addEventListener('copy', guard('ui', (event: ClipboardEvent) => {
-    const citations = event.clipboardData && take();
-    if (!citations) return;
-    event.clipboardData.setData('text/plain', `${document.getSelection()?.toString() ?? ''}\n\n${markdownOf(citations)}`);
-    event.preventDefault();
-  }), { signal });
+  document.addEventListener(
+    'copy',
+    guard('ui', (event: ClipboardEvent) => {
+      const citations = event.clipboardData && take();
+      if (!citations) return;
+      event.clipboardData.setData(
+        'text/plain',
+        `${document.getSelection()?.toString() ?? ''}\n\n${markdownOf(citations)}`,
+      );
+      event.preventDefault();
+    }),
+    { signal },
+  );
 
   const clipboard = navigator.clipboard as Clipboard | undefined;
   if (!clipboard) return;
@@ -75,8 +94,14 @@ export function keepSourcesOnCopy(citedOf: (messageId: string) => readonly Citat
   const items = guard('ui', (written: ClipboardItem[]) => {
     const citations = take();
     if (!citations) return written;
-    return written.map((item) => new ClipboardItem(Object.fromEntries(item.types.map((type) =>
-      [type, item.getType(type).then((blob) => withSources(blob, type, citations))]))));
+    return written.map(
+      (item) =>
+        new ClipboardItem(
+          Object.fromEntries(
+            item.types.map((type) => [type, item.getType(type).then((blob) => withSources(blob, type, citations))]),
+          ),
+        ),
+    );
   });
   // Own properties over the prototype's methods; undone to what was there before (usually nothing).
   for (const [name, replacement] of [
@@ -85,16 +110,23 @@ export function keepSourcesOnCopy(citedOf: (messageId: string) => readonly Citat
   ] as const) {
     const before = Object.getOwnPropertyDescriptor(clipboard, name);
     Object.defineProperty(clipboard, name, { value: replacement, configurable: true, writable: true });
-    signal.addEventListener('abort', () => {
-      if (before) Object.defineProperty(clipboard, name, before);
-      else delete (clipboard as Partial<Clipboard>)[name];
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        if (before) Object.defineProperty(clipboard, name, before);
+        else delete (clipboard as Partial<Clipboard>)[name];
+      },
+      { once: true },
+    );
   }
 }
 
 /** "Copy all sources": every source of a list, as markdown. */
 export function copyAllSources(button: HTMLElement, citations: readonly Citation[]): void {
-  void navigator.clipboard?.writeText(markdownOf(citations)).then(() => {
-    button.textContent = t('copied');
-  }, () => {});
+  void navigator.clipboard?.writeText(markdownOf(citations)).then(
+    () => {
+      button.textContent = t('copied');
+    },
+    () => {},
+  );
 }

@@ -24,7 +24,12 @@ export function blockFaviconService(): void {
   const src = Object.getOwnPropertyDescriptor(images, 'src');
   if (src?.set) {
     const set = src.set;
-    Object.defineProperty(images, 'src', { ...src, set(this: HTMLImageElement, value: string) { set.call(this, substitute(value)); } });
+    Object.defineProperty(images, 'src', {
+      ...src,
+      set(this: HTMLImageElement, value: string) {
+        set.call(this, substitute(value));
+      },
+    });
     onDisable('favicons', () => Object.defineProperty(images, 'src', src));
   }
   // Svelte sets an image's address with setAttribute: an own method of images, over Element's.

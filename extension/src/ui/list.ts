@@ -4,13 +4,13 @@
  * collapsed group of their own. Redrawn in place (its body only), so that a control keeps focus.
  */
 
-import type { Citation } from '../core/index.js';
 import { keepLast } from '../bounded.js';
+import type { Citation } from '../core/index.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
 import { origin, pageText } from './present.js';
-import { settingsPanel } from './settings-panel.js';
 import { settings } from './settings.js';
+import { settingsPanel } from './settings-panel.js';
 
 const expanded = new Set<string>();
 
@@ -22,28 +22,53 @@ export function toggleList(messageId: string): void {
 }
 
 const sourceButton = (citation: Citation): HTMLElement =>
-  el('li', {},
+  el(
+    'li',
+    {},
     // Named by what it shows (number, title, origin, page), as a spoken command finds it.
-    el('button', { type: 'button', class: 'owc-source', 'data-owc-index': citation.index },
+    el(
+      'button',
+      { type: 'button', class: 'owc-source', 'data-owc-index': citation.index },
       el('span', { class: 'owc-source-number' }, String(citation.index)),
       el('span', { class: 'owc-source-title' }, citation.title),
-      el('span', { class: 'owc-source-meta' }, [origin(citation), pageText(citation)].filter(Boolean).join(' · '))));
+      el('span', { class: 'owc-source-meta' }, [origin(citation), pageText(citation)].filter(Boolean).join(' · ')),
+    ),
+  );
 
 /** What decides how a message's list looks: drawn again when it differs. */
-export const listKey = (messageId: string, cited: readonly Citation[], retrieved: readonly Citation[], settingsKey: string): string =>
-  `${cited.length}/${retrieved.length}/${expanded.has(messageId)}/${settingsKey}`;
+export const listKey = (
+  messageId: string,
+  cited: readonly Citation[],
+  retrieved: readonly Citation[],
+  settingsKey: string,
+): string => `${cited.length}/${retrieved.length}/${expanded.has(messageId)}/${settingsKey}`;
 
 function listBody(messageId: string, cited: readonly Citation[]): HTMLElement {
   const limit = settings().shown || Infinity;
   const open = expanded.has(messageId) || cited.length <= limit;
-  const more = cited.length > limit
-    ? el('button', { type: 'button', class: 'owc-more', 'aria-expanded': String(open) }, open ? t('showFewer') : t('showAll', { n: cited.length }))
-    : null;
-  return el('div', { class: 'owc-sources-body' }, el('ol', {}, ...(open ? cited : cited.slice(0, limit)).map(sourceButton)), more);
+  const more =
+    cited.length > limit
+      ? el(
+          'button',
+          { type: 'button', class: 'owc-more', 'aria-expanded': String(open) },
+          open ? t('showFewer') : t('showAll', { n: cited.length }),
+        )
+      : null;
+  return el(
+    'div',
+    { class: 'owc-sources-body' },
+    el('ol', {}, ...(open ? cited : cited.slice(0, limit)).map(sourceButton)),
+    more,
+  );
 }
 
 /** Draws the list of `cited`, or redraws the body of the one given. */
-export function sourceList(messageId: string, cited: readonly Citation[], key: string, existing?: HTMLElement | null): HTMLElement {
+export function sourceList(
+  messageId: string,
+  cited: readonly Citation[],
+  key: string,
+  existing?: HTMLElement | null,
+): HTMLElement {
   const body = listBody(messageId, cited);
   if (existing) {
     existing.querySelector('.owc-sources-body')?.replaceWith(body);
@@ -52,21 +77,47 @@ export function sourceList(messageId: string, cited: readonly Citation[], key: s
     return existing;
   }
   const panelId = `owc-settings-${messageId}`;
-  return el('section', { class: 'owc-sources', 'data-owc-message-id': messageId, 'data-owc-count': cited.length, 'data-owc-key': key, 'aria-label': t('sources') },
-    el('div', { class: 'owc-sources-head' },
+  return el(
+    'section',
+    {
+      class: 'owc-sources',
+      'data-owc-message-id': messageId,
+      'data-owc-count': cited.length,
+      'data-owc-key': key,
+      'aria-label': t('sources'),
+    },
+    el(
+      'div',
+      { class: 'owc-sources-head' },
       el('div', { class: 'owc-sources-title' }, t('sources')),
       el('button', { type: 'button', class: 'owc-copy-all' }, t('copyAll')),
-      el('button', { type: 'button', class: 'owc-settings-toggle', 'aria-expanded': 'false', 'aria-controls': panelId, 'aria-label': t('settings'), title: t('settings') }, '⚙')),
+      el(
+        'button',
+        {
+          type: 'button',
+          class: 'owc-settings-toggle',
+          'aria-expanded': 'false',
+          'aria-controls': panelId,
+          'aria-label': t('settings'),
+          title: t('settings'),
+        },
+        '⚙',
+      ),
+    ),
     settingsPanel(panelId),
-    body);
+    body,
+  );
 }
 
 /** The sources retrieved but not cited, collapsed under "N more retrieved, not cited"; their rows
  * are built when the group opens (a search can return hundreds that are never looked at). */
 export function retrievedList(messageId: string, retrieved: readonly Citation[], open: boolean): HTMLElement {
-  return el('details', { class: 'owc-retrieved', 'data-owc-message-id': messageId, 'data-owc-count': retrieved.length, open },
+  return el(
+    'details',
+    { class: 'owc-retrieved', 'data-owc-message-id': messageId, 'data-owc-count': retrieved.length, open },
     el('summary', {}, t('retrieved', { n: retrieved.length })),
-    el('ol', {}, ...(open ? retrieved.map(sourceButton) : [])));
+    el('ol', {}, ...(open ? retrieved.map(sourceButton) : [])),
+  );
 }
 
 /** Builds the rows of a retrieved group once it is opened. */

@@ -5,7 +5,17 @@
  * Svelte replaces the nodes it was attached to.
  */
 
-import { answerTags, linkMarkers, mayHoldMarker, safeUrl, splitCited, type Citation, type MarkerSpan } from '../core/index.js';
+import {
+  answerTags,
+  type Citation,
+  linkMarkers,
+  type MarkerSpan,
+  mayHoldMarker,
+  opensFootnoteDefinition,
+  safeUrl,
+  splitCited,
+  writtenMarker,
+} from '../core/index.js';
 import { answerContainer, proseBlocks } from './answer.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
@@ -36,11 +46,14 @@ function attach(message: Element, origin: Node, added: Node[]): Attachment {
 function detachOrphans(message: Element): void {
   const list = attachments.get(message);
   if (!list) return;
-  attachments.set(message, list.filter((a) => {
-    if (a.origin.isConnected && (a.text === undefined || (a.origin as Text).data === a.text)) return true;
-    a.added.forEach((node) => (node as ChildNode).remove());
-    return false;
-  }));
+  attachments.set(
+    message,
+    list.filter((a) => {
+      if (a.origin.isConnected && (a.text === undefined || (a.origin as Text).data === a.text)) return true;
+      a.added.forEach((node) => (node as ChildNode).remove());
+      return false;
+    }),
+  );
 }
 
 function showCitation(button: HTMLButtonElement, citation: Citation): HTMLButtonElement {
@@ -50,12 +63,17 @@ function showCitation(button: HTMLButtonElement, citation: Citation): HTMLButton
   return button;
 }
 
-const citeButton = (citation: Citation): HTMLButtonElement => showCitation(el('button', { type: 'button', class: 'owc-cite' }), citation);
+let citeTemplate: HTMLButtonElement | undefined; // copied: an answer may need hundreds
+function citeButton(citation: Citation): HTMLButtonElement {
+  citeTemplate ??= el('button', { type: 'button', class: 'owc-cite' });
+  return showCitation(citeTemplate.cloneNode() as HTMLButtonElement, citation);
+}
 
 const citedBy = (indices: number[], byIndex: Map<number, Citation>): Citation[] =>
   indices.map((i) => byIndex.get(i)).filter((c): c is Citation => !!c);
 
-const buttonsFor = (indices: number[], byIndex: Map<number, Citation>): HTMLButtonElement[] => citedBy(indices, byIndex).map(citeButton);
+const buttonsFor = (indices: number[], byIndex: Map<number, Citation>): HTMLButtonElement[] =>
+  citedBy(indices, byIndex).map(citeButton);
 
 /** What a pass links against; a placed button finds its sources in it again. */
 interface View {
@@ -73,11 +91,14 @@ interface Placed {
 }
 
 function place(attachment: Attachment, buttons: HTMLButtonElement[], find: Placed['find']): void {
-  if (buttons.length) (attachment.placed ??= []).push({ buttons, find });
+  if (!buttons.length) return;
+  attachment.placed ??= [];
+  attachment.placed.push({ buttons, find });
 }
 
 /** The citation a producer's reference number n (a footnote, a tag) stands for. */
-const citing = (citations: readonly Citation[], n: number): Citation | undefined => citations.find((c) => c.refs.includes(n));
+const citing = (citations: readonly Citation[], n: number): Citation | undefined =>
+  citations.find((c) => c.refs.includes(n));
 const indexOf = (citation: Citation | undefined): number[] => (citation ? [citation.index] : []);
 const citingRef = (n: number) => (view: View) => indexOf(citing(view.citations, n));
 
@@ -90,7 +111,9 @@ function renumber(message: Element, view: View): void {
       placed.buttons.slice(cited.length).forEach((button) => button.remove());
       const same = placed.buttons.slice(0, cited.length).map((button, k) => showCitation(button, cited[k]!));
       // A clone keeps the group's data-owc-span / data-owc-link; none is needed when none is kept.
-      const more = cited.slice(same.length).map((citation) => showCitation(same[0]!.cloneNode() as HTMLButtonElement, citation));
+      const more = cited
+        .slice(same.length)
+        .map((citation) => showCitation(same[0]!.cloneNode() as HTMLButtonElement, citation));
       same.at(-1)?.after(...more);
       attachment.added.push(...more);
       placed.buttons = [...same, ...more];
@@ -112,13 +135,28 @@ function changed(message: Element, citations: readonly Citation[]): boolean {
   return before !== undefined && before.key !== key;
 }
 
+// A pass runs at every change of the message: its spans are found once per text and citations.
+const knownSpans = new WeakMap<readonly Citation[], { content: string; spans: readonly MarkerSpan[] }>();
+function spansOf(content: string, citations: readonly Citation[]): readonly MarkerSpan[] {
+  const known = knownSpans.get(citations);
+  if (known?.content === content) return known.spans;
+  const spans = linkMarkers(content, citations);
+  knownSpans.set(citations, { content, spans });
+  return spans;
+}
+
 /** Our own lists under the answer: never read as the answer's text. */
 const LISTS = '.owc-sources, .owc-retrieved';
 const SKIPPED = `pre, code, .owc-hidden, ${LISTS}, button, a, [contenteditable]`;
 
 /** Text markers ([1], [doc1], 【1】…) and OpenRAG tags in the text nodes of the answer. */
-function linkTextMarkers(message: Element, root: Element, citations: readonly Citation[], byIndex: Map<number, Citation>): void {
-  // Skipped subtrees are left whole, not each text node's ancestors searched (400 links: 22 ms).
+function linkTextMarkers(
+  message: Element,
+  root: Element,
+  citations: readonly Citation[],
+  byIndex: Map<number, Citation>,
+): void {
+  // Skipped subtrees are left whole, not each text node's ancestors searched (hundreds of links).
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, (node) => {
     if (node instanceof Element) return node.matches(SKIPPED) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_SKIP;
     return mayHoldMarker((node as Text).data) ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP;
@@ -145,8 +183,12 @@ function linkTextMarkers(message: Element, root: Element, citations: readonly Ci
     }
     const attachment = attach(message, node, added); // once split: the text it keeps is its own
     for (const { buttons, written } of placed) {
-      place(attachment, buttons, (view) =>
-        linkMarkers(written, view.citations, { anchors: false }).find((s) => s.kind === 'marker')?.indices ?? []);
+      place(
+        attachment,
+        buttons,
+        (view) =>
+          linkMarkers(written, view.citations, { anchors: false }).find((s) => s.kind === 'marker')?.indices ?? [],
+      );
     }
   }
 }
@@ -154,7 +196,12 @@ function linkTextMarkers(message: Element, root: Element, citations: readonly Ci
 /** The text nodes of an answer block in reading order, with where each starts in their joined text. */
 function textNodes(root: Element): Array<{ node: Text; start: number }> {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, (node) =>
-    node instanceof Element ? (node.matches(`pre, code, .owc-hidden, ${LISTS}, button`) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_SKIP) : NodeFilter.FILTER_ACCEPT);
+    node instanceof Element
+      ? node.matches(`pre, code, .owc-hidden, ${LISTS}, button`)
+        ? NodeFilter.FILTER_REJECT
+        : NodeFilter.FILTER_SKIP
+      : NodeFilter.FILTER_ACCEPT,
+  );
   const nodes: Array<{ node: Text; start: number }> = [];
   let length = 0;
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -166,7 +213,12 @@ function textNodes(root: Element): Array<{ node: Text; start: number }> {
 
 /** Hides [from, to) of the joined text, across nodes (Open WebUI links the URLs inside a tag);
  * returns the last element it hid, where a button for the range goes. */
-function hideRange(message: Element, nodes: Array<{ node: Text; start: number }>, from: number, to: number): Element | null {
+function hideRange(
+  message: Element,
+  nodes: Array<{ node: Text; start: number }>,
+  from: number,
+  to: number,
+): Element | null {
   let last: Element | null = null;
   for (let i = nodes.length - 1; i >= 0; i--) {
     const { node, start } = nodes[i]!;
@@ -198,7 +250,8 @@ function linkTags(message: Element, root: Element, citations: readonly Citation[
     if (!block.textContent?.includes('</')) continue;
     const nodes = textNodes(block);
     const text = nodes.map(({ node }) => node.data).join('');
-    for (const tag of answerTags(text).reverse()) { // from the end: earlier offsets stay valid
+    for (const tag of answerTags(text).reverse()) {
+      // from the end: earlier offsets stay valid
       const at = hideRange(message, nodes, tag.start, tag.end);
       const number = tag.name === 'citation' ? tag.data?.number : undefined;
       if (!at || typeof number !== 'number') continue;
@@ -212,22 +265,41 @@ function linkTags(message: Element, root: Element, citations: readonly Citation[
 }
 
 /** The end of a span's text as it reads on screen: its last characters without markdown marks. */
-const visibleTail = (markdown: string): string => markdown.replace(/[*_`~#>]/g, '').replace(/\s+/g, ' ').trim().slice(-24);
+const visibleTail = (markdown: string): string =>
+  markdown
+    .replace(/[*_`~#>]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(-24);
 
 /** Text a producer attached a citation to by offsets, with no link or marker in it (Gemini's
  * grounding segments through LiteLLM or OpenRouter): its button goes at the end of that text. */
-function linkPlainSpans(message: Element, root: Element, content: string, contentSpans: readonly MarkerSpan[], byIndex: Map<number, Citation>): void {
+function linkPlainSpans(
+  message: Element,
+  root: Element,
+  content: string,
+  contentSpans: readonly MarkerSpan[],
+  byIndex: Map<number, Citation>,
+): void {
   let nodes: Array<{ node: Text; start: number }> | null = null;
   let text = '';
   let from = 0;
   for (const span of contentSpans) {
     const covered = content.slice(span.start, span.end);
-    if (span.kind !== 'link' || covered.includes('](') || message.querySelector(`.owc-cite[data-owc-span="${span.start}"]`)) continue;
+    if (
+      span.kind !== 'link' ||
+      covered.includes('](') ||
+      message.querySelector(`.owc-cite[data-owc-span="${span.start}"]`)
+    )
+      continue;
     const tail = visibleTail(covered);
     if (tail.length < 4) continue;
     if (!nodes) {
       nodes = textNodes(root);
-      text = nodes.map(({ node }) => node.data).join('').replace(/\s/g, ' ');
+      text = nodes
+        .map(({ node }) => node.data)
+        .join('')
+        .replace(/\s/g, ' ');
     }
     const at = text.indexOf(tail, from);
     if (at < 0) continue;
@@ -238,8 +310,11 @@ function linkPlainSpans(message: Element, root: Element, content: string, conten
     const buttons = buttonsFor(span.indices, byIndex);
     buttons.forEach((button) => button.setAttribute('data-owc-span', String(span.start)));
     rest.before(...buttons);
-    place(attach(message, holder.node, [...buttons, rest]), buttons, (view) =>
-      view.contentSpans.find((s) => s.kind === 'link' && s.start === span.start)?.indices ?? []);
+    place(
+      attach(message, holder.node, [...buttons, rest]),
+      buttons,
+      (view) => view.contentSpans.find((s) => s.kind === 'link' && s.start === span.start)?.indices ?? [],
+    );
     nodes = null; // the split changed the nodes
   }
 }
@@ -247,7 +322,8 @@ function linkPlainSpans(message: Element, root: Element, content: string, conten
 /** Links to a cited URL: a marker link ([[1]](url), [1](url)) becomes the button; any other gets one after it. */
 function linkAnchors(message: Element, root: Element, byUrl: Map<string, Citation>): void {
   for (const anchor of root.querySelectorAll<HTMLAnchorElement>('a[href]:not(.owc-hidden)')) {
-    if (anchor.closest(`.owc-hidden, ${LISTS}`) || anchor.nextElementSibling?.matches('.owc-cite[data-owc-link]')) continue;
+    if (anchor.closest(`.owc-hidden, ${LISTS}`) || anchor.nextElementSibling?.matches('.owc-cite[data-owc-link]'))
+      continue;
     const url = safeUrl(anchor.getAttribute('href')) ?? '';
     const citation = byUrl.get(url);
     if (!citation) continue;
@@ -263,21 +339,21 @@ function linkAnchors(message: Element, root: Element, byUrl: Map<string, Citatio
 /** Open WebUI's buttons we stand in for, with the numbers we put after them. */
 const replaced = new WeakMap<Element, { indices: string; nodes: HTMLButtonElement[] }>();
 
-/** The markers Open WebUI draws a button for: [1], [1, 2], [1][2], and the [1] of [[1]](url). */
-const OPEN_WEBUI_MARKER = /^\[{1,2}\d/;
-
-/** The numbers written in a marker ("[2, 5]" → 2, 5; "[[3]](url)" → 3), which Open WebUI reads
- * as positions in its own source list: the extension's list, stored in its order. */
-const writtenNumbers = (marker: string): number[] => (/\[([^\]]*)\]/.exec(marker)?.[1]?.match(/\d+/g) ?? []).map(Number);
-
 /** Open WebUI's own inline citation buttons (once sources are on the message) become ours. */
-function replaceNativeButtons(message: Element, root: Element, citations: readonly Citation[], content: string, contentSpans: readonly MarkerSpan[], byIndex: Map<number, Citation>): void {
+function replaceNativeButtons(
+  message: Element,
+  root: Element,
+  citations: readonly Citation[],
+  content: string,
+  contentSpans: readonly MarkerSpan[],
+  byIndex: Map<number, Citation>,
+): void {
   // Open WebUI draws adjacent markers ([1][2]) as one button "+1 more": group them likewise.
   const groups: Array<{ end: number; written: number[]; indices: number[] }> = [];
   for (const span of contentSpans) {
     const marker = content.slice(span.start, span.end);
-    if (span.kind !== 'marker' || !OPEN_WEBUI_MARKER.test(marker)) continue;
-    const written = writtenNumbers(marker);
+    const { drawnByOpenWebui, numbers: written } = writtenMarker(marker);
+    if (span.kind !== 'marker' || !drawnByOpenWebui) continue;
     const last = groups.at(-1);
     if (last && last.end === span.start) {
       last.written.push(...written);
@@ -296,7 +372,8 @@ function replaceNativeButtons(message: Element, root: Element, citations: readon
   natives.forEach((button, k) => {
     const { candidates, more } = nativeButtonTarget(button, citations);
     const sized = (group: { written: number[] } | undefined) => group?.written.length === more + 1;
-    const named = (group: { written: number[] }) => sized(group) && candidates.some((c) => c.index === group.written[0]);
+    const named = (group: { written: number[] }) =>
+      sized(group) && candidates.some((c) => c.index === group.written[0]);
     const at = complete ? (sized(groups[k]) ? k : -1) : groups.findIndex((group, i) => i >= next && named(group));
     if (at >= 0) next = at + 1;
     const indices = at >= 0 ? groups[at]!.indices : null;
@@ -326,7 +403,10 @@ function hideSourcesBlock(root: Element, contentSpans: readonly MarkerSpan[]): v
 /** A footnote mark that opens a definition, `<sup class="footnote-ref">n</sup>: …`, not a citation. */
 function isDefinitionMark(sup: Element): boolean {
   let after = sup.nextSibling; // past Svelte's comment anchors, empty text and our own button
-  const skipped = (node: Node): boolean => node.nodeType === Node.COMMENT_NODE || (node instanceof Text && node.data.trim() === '') || (node instanceof Element && node.matches('.owc-cite'));
+  const skipped = (node: Node): boolean =>
+    node.nodeType === Node.COMMENT_NODE ||
+    (node instanceof Text && node.data.trim() === '') ||
+    (node instanceof Element && node.matches('.owc-cite'));
   while (after && skipped(after)) after = after.nextSibling;
   return /^\s*:/.test(after?.textContent ?? '');
 }
@@ -335,7 +415,7 @@ function isDefinitionMark(sup: Element): boolean {
  * its marker, `<sup class="footnote-ref">n</sup>: …`. */
 function isFootnoteDefinition(block: Element): boolean {
   const first = block.firstElementChild;
-  if (!first?.matches('sup.footnote-ref')) return /^\s*\[\^\d{1,4}\]:/.test(block.textContent ?? '');
+  if (!first?.matches('sup.footnote-ref')) return opensFootnoteDefinition(block.textContent ?? '');
   const before = document.createRange();
   before.setStartBefore(block.firstChild!);
   before.setEndBefore(first);
@@ -344,7 +424,12 @@ function isFootnoteDefinition(block: Element): boolean {
 
 /** Open WebUI (0.12) draws `[^n]` as `<sup class="footnote-ref">n</sup>`: each becomes our button;
  * the definitions closing the answer are hidden once our list shows their sources. */
-function linkFootnotes(message: Element, root: Element, contentSpans: readonly MarkerSpan[], citations: readonly Citation[]): void {
+function linkFootnotes(
+  message: Element,
+  root: Element,
+  contentSpans: readonly MarkerSpan[],
+  citations: readonly Citation[],
+): void {
   const listed = contentSpans.some((s) => s.kind === 'hide' && s.indices.length > 0);
   for (const block of root.querySelectorAll('p:not(.owc-hidden)')) {
     if (listed && isFootnoteDefinition(block)) block.classList.add('owc-hidden');
@@ -361,15 +446,21 @@ function linkFootnotes(message: Element, root: Element, contentSpans: readonly M
   }
 }
 
-export function applyToMessage(message: HTMLElement, messageId: string, citations: readonly Citation[], content: string, done: boolean): void {
+export function applyToMessage(
+  message: HTMLElement,
+  messageId: string,
+  citations: readonly Citation[],
+  content: string,
+  done: boolean,
+): void {
   detachOrphans(message);
   const container = answerContainer(message);
   if (!container || citations.length === 0) return;
   const byIndex = new Map(citations.map((c) => [c.index, c]));
   const byUrl = new Map(citations.filter((c) => c.url).map((c) => [c.url!, c]));
   const renewed = changed(message, citations);
-  // The answer's markdown, read once per pass where markers are linked or buttons renumbered.
-  const contentSpans = done || renewed ? linkMarkers(content, citations) : [];
+  // The answer's markdown, read where markers are linked or buttons renumbered.
+  const contentSpans = done || renewed ? spansOf(content, citations) : [];
   if (renewed) renumber(message, { citations, byIndex, byUrl, contentSpans });
 
   // Svelte rewrites the answer's text on every streamed token: markers are linked once it is done.
@@ -387,7 +478,9 @@ export function applyToMessage(message: HTMLElement, messageId: string, citation
 
   nativeStrip(container)?.classList.toggle('owc-hidden', !settings().keepOpenWebuiStrip);
   // Cited and retrieved are told apart once the text is whole: while it streams, every source shows.
-  const { cited, retrieved } = done ? splitCited(content, citations, contentSpans) : { cited: citations, retrieved: [] };
+  const { cited, retrieved } = done
+    ? splitCited(content, citations, contentSpans)
+    : { cited: citations, retrieved: [] };
   const shownRetrieved = settings().showRetrieved ? retrieved : [];
   const key = listKey(messageId, cited, shownRetrieved, settingsKey());
   const selector = (name: string) => `.${name}[data-owc-message-id="${CSS.escape(messageId)}"]`;

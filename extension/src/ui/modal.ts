@@ -4,7 +4,7 @@
  * closes it, focus stays inside while it is open and goes back to the opener after.
  */
 
-import { sourceLink, type Citation } from '../core/index.js';
+import { type Citation, sourceLink } from '../core/index.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
 import { citationText, origin, pageText, scoreText } from './present.js';
@@ -16,7 +16,13 @@ function snippet(citation: Citation): HTMLElement | null {
   const quote = citation.quote;
   if (!text) return quote ? el('div', { class: 'owc-snippet' }, el('mark', { class: 'owc-quote' }, quote.text)) : null;
   if (quote?.verbatim && quote.start !== null && quote.end !== null) {
-    return el('div', { class: 'owc-snippet' }, text.slice(0, quote.start), el('mark', { class: 'owc-quote' }, text.slice(quote.start, quote.end)), text.slice(quote.end));
+    return el(
+      'div',
+      { class: 'owc-snippet' },
+      text.slice(0, quote.start),
+      el('mark', { class: 'owc-quote' }, text.slice(quote.start, quote.end)),
+      text.slice(quote.end),
+    );
   }
   return el('div', { class: 'owc-snippet' }, text);
 }
@@ -29,37 +35,76 @@ function content(citations: readonly Citation[], position: number, go: (position
   const source = origin(citation);
   const copy = el('button', { type: 'button', class: 'owc-copy' }, t('copy'));
   copy.addEventListener('click', () => {
-    void navigator.clipboard?.writeText(citationText(citation)).then(() => {
-      copy.textContent = t('copied');
-    }, () => {});
+    void navigator.clipboard?.writeText(citationText(citation)).then(
+      () => {
+        copy.textContent = t('copied');
+      },
+      () => {},
+    );
   });
-  const previous = el('button', { type: 'button', class: 'owc-previous', 'aria-label': t('previous'), disabled: position === 0 }, '‹');
-  const next = el('button', { type: 'button', class: 'owc-next', 'aria-label': t('next'), disabled: position === citations.length - 1 }, '›');
+  const previous = el(
+    'button',
+    { type: 'button', class: 'owc-previous', 'aria-label': t('previous'), disabled: position === 0 },
+    '‹',
+  );
+  const next = el(
+    'button',
+    { type: 'button', class: 'owc-next', 'aria-label': t('next'), disabled: position === citations.length - 1 },
+    '›',
+  );
   previous.addEventListener('click', () => go(position - 1));
   next.addEventListener('click', () => go(position + 1));
   const closer = el('button', { type: 'button', class: 'owc-close', 'aria-label': t('close') }, '×');
   closer.addEventListener('click', () => close?.());
-  return el('div', { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'owc-title', class: 'owc-modal', 'data-owc-index': citation.index },
-    el('div', { class: 'owc-modal-head' }, el('h2', { id: 'owc-title', class: 'owc-title' }, `${citation.index}. ${citation.title}`), closer),
-    el('div', { class: 'owc-facts' },
+  return el(
+    'div',
+    {
+      role: 'dialog',
+      'aria-modal': 'true',
+      'aria-labelledby': 'owc-title',
+      class: 'owc-modal',
+      'data-owc-index': citation.index,
+    },
+    el(
+      'div',
+      { class: 'owc-modal-head' },
+      el('h2', { id: 'owc-title', class: 'owc-title' }, `${citation.index}. ${citation.title}`),
+      closer,
+    ),
+    el(
+      'div',
+      { class: 'owc-facts' },
       source && el('span', { class: 'owc-origin' }, source),
       page && el('span', { class: 'owc-page' }, page),
-      score && el('span', { class: 'owc-score' }, score)),
-    href && el('p', {}, el('a', { class: 'owc-link', href, target: '_blank', rel: 'noopener noreferrer' }, citation.url!)),
+      score && el('span', { class: 'owc-score' }, score),
+    ),
+    href &&
+      el('p', {}, el('a', { class: 'owc-link', href, target: '_blank', rel: 'noopener noreferrer' }, citation.url!)),
     snippet(citation),
-    citation.quote?.verbatim === false && el('p', { class: 'owc-not-verbatim', role: 'note' }, t('notVerbatim'), ' ', el('q', {}, citation.quote.text)),
-    el('div', { class: 'owc-modal-foot' }, el('span', { class: 'owc-position' }, t('ofTotal', { n: position + 1, total: citations.length })), previous, next, copy),
+    citation.quote?.verbatim === false &&
+      el('p', { class: 'owc-not-verbatim', role: 'note' }, t('notVerbatim'), ' ', el('q', {}, citation.quote.text)),
+    el(
+      'div',
+      { class: 'owc-modal-foot' },
+      el('span', { class: 'owc-position' }, t('ofTotal', { n: position + 1, total: citations.length })),
+      previous,
+      next,
+      copy,
+    ),
   );
 }
 
 export function openModal(citations: readonly Citation[], index: number, opener: HTMLElement | null): void {
   close?.();
   const backdrop = el('div', { class: 'owc-backdrop' });
-  let position = Math.max(0, citations.findIndex((c) => c.index === index));
+  let position = Math.max(
+    0,
+    citations.findIndex((c) => c.index === index),
+  );
   const show = (next: number): void => {
     position = Math.min(Math.max(next, 0), citations.length - 1);
     backdrop.replaceChildren(content(citations, position, show));
-    (backdrop.querySelector<HTMLElement>('.owc-close'))?.focus();
+    backdrop.querySelector<HTMLElement>('.owc-close')?.focus();
   };
   const onKey = (event: KeyboardEvent): void => {
     if (event.key === 'Escape') {

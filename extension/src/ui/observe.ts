@@ -4,11 +4,14 @@
  * just finished (its buttons appear with its final text; not requestAnimationFrame, which a
  * hidden or background page never runs); at most every STREAMING_PASS_MS, when the browser is
  * idle, while one streams (it changes at every token, and only its source list can change);
- * else when the browser is idle (a chat being opened: Open WebUI paints it first).
+ * else when the browser is idle (a chat being opened: Open WebUI paints it first), a few
+ * answers per task.
  */
 
 const MESSAGE = /^message-(.+)$/;
 const STREAMING_PASS_MS = 200;
+// Longest run of answers handled in one task: half a frame.
+const SLICE_MS = 8;
 
 /** When a message's pass runs: see above. */
 export type Timing = 'now' | 'streaming' | 'idle';
@@ -42,9 +45,19 @@ export function observeMessages(
   const idle = window.requestIdleCallback ?? ((callback: () => void) => setTimeout(callback, 16));
   const run = (): void => {
     idleScheduled = soonScheduled = false;
-    const batch = [...pending];
-    pending.clear();
-    batch.forEach((message) => message.isConnected && handle(message));
+    // In slices: a chat opened brings hundreds of answers, and the page must stay responsive.
+    const until = performance.now() + SLICE_MS;
+    // A finished answer first, then the last answers: a chat opens at its end.
+    const finishedFirst = (message: HTMLElement): number => (timing(message) === 'now' ? 0 : 1);
+    for (const message of [...pending].reverse().sort((a, b) => finishedFirst(a) - finishedFirst(b))) {
+      pending.delete(message);
+      if (message.isConnected) handle(message);
+      if (pending.size && performance.now() > until) {
+        idleScheduled = true;
+        idle(run, { timeout: 40 });
+        return;
+      }
+    }
   };
   const schedule = (message: HTMLElement): void => {
     pending.add(message);
@@ -66,13 +79,18 @@ export function observeMessages(
     const changed = new Set<HTMLElement>();
     for (const record of records) {
       let message = messageAt.get(record.target);
-      if (message === undefined) messageAt.set(record.target, (message = messageOf(record.target)));
+      if (message === undefined) {
+        message = messageOf(record.target);
+        messageAt.set(record.target, message);
+      }
       if (message) changed.add(message);
       else if (record.addedNodes.length) {
         // A chat opened or navigated to: all its messages at once.
         for (const node of record.addedNodes) {
           if (!(node instanceof HTMLElement)) continue;
-          const messages = node.matches('[id^="message-"]') ? [node] : node.querySelectorAll<HTMLElement>('[id^="message-"]');
+          const messages = node.matches('[id^="message-"]')
+            ? [node]
+            : node.querySelectorAll<HTMLElement>('[id^="message-"]');
           messages.forEach((m) => messageOf(m) && changed.add(m));
         }
       }

@@ -1,6 +1,6 @@
 /** How a citation's facts read to a person: score by its kind, pages, where it comes from. */
 
-import { hostOf, type Citation } from '../core/index.js';
+import { type Citation, hostOf } from '../core/index.js';
 import { t } from './i18n.js';
 
 /** A 0–1 similarity reads as a percentage; any other score as the number it is. */
@@ -13,7 +13,9 @@ export function scoreText(citation: Citation): string | null {
 export function pageText(citation: Citation): string | null {
   if (citation.page === null) return null;
   if (citation.pages.length > 1) return citation.pages.map((n) => t('page', { n })).join(', '); // merged chunks
-  return citation.pageEnd !== null ? t('pages', { from: citation.page, to: citation.pageEnd }) : t('page', { n: citation.page });
+  return citation.pageEnd !== null
+    ? t('pages', { from: citation.page, to: citation.pageEnd })
+    : t('page', { n: citation.page });
 }
 
 /** "nasa.gov", or the file name for documents without a web address. */
@@ -23,7 +25,12 @@ export function origin(citation: Citation): string | null {
 
 /** A plain-text reference, for "copy citation". */
 export function citationText(citation: Citation): string {
-  return [`[${citation.index}] ${citation.title}`, pageText(citation), citation.url, citation.quote ? `“${citation.quote.text}”` : null]
+  return [
+    `[${citation.index}] ${citation.title}`,
+    pageText(citation),
+    citation.url,
+    citation.quote ? `“${citation.quote.text}”` : null,
+  ]
     .filter(Boolean)
     .join(' — ');
 }

@@ -9,10 +9,13 @@ let card: HTMLElement | null = null;
 export function showPreview(anchor: HTMLElement, citation: Citation): void {
   hidePreview();
   const meta = [origin(citation), pageText(citation), scoreText(citation)].filter(Boolean).join(' · ');
-  card = el('div', { role: 'tooltip', id: 'owc-preview', class: 'owc-preview' },
+  card = el(
+    'div',
+    { role: 'tooltip', id: 'owc-preview', class: 'owc-preview' },
     el('div', { class: 'owc-preview-title' }, citation.title),
     meta && el('div', { class: 'owc-preview-meta' }, meta),
-    (citation.snippet ?? citation.quote?.text) && el('div', { class: 'owc-preview-snippet' }, (citation.snippet ?? citation.quote!.text).slice(0, 400)),
+    (citation.snippet ?? citation.quote?.text) &&
+      el('div', { class: 'owc-preview-snippet' }, (citation.snippet ?? citation.quote!.text).slice(0, 400)),
   );
   document.body.append(card);
   anchor.setAttribute('aria-describedby', 'owc-preview');

@@ -5,7 +5,9 @@
  */
 
 export function restoreOpenWebuiView(): void {
-  document.querySelectorAll('.owc-sources, .owc-retrieved, .owc-preview, .owc-backdrop').forEach((node) => node.remove());
+  document
+    .querySelectorAll('.owc-sources, .owc-retrieved, .owc-preview, .owc-backdrop')
+    .forEach((node) => node.remove());
   for (const button of document.querySelectorAll<HTMLElement>('.owc-cite')) {
     const standsForHidden = button.previousElementSibling?.classList.contains('owc-hidden') === true;
     if (standsForHidden || button.hasAttribute('data-owc-link')) button.remove();

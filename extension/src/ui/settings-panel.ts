@@ -3,16 +3,41 @@
 
 import { el } from './dom.js';
 import { t } from './i18n.js';
-import { SHOWN_CHOICES, settings, type Settings } from './settings.js';
+import { type Settings, SHOWN_CHOICES, settings } from './settings.js';
 
 export function settingsPanel(id: string): HTMLElement {
   const current = settings();
-  return el('div', { class: 'owc-settings', id, role: 'group', 'aria-label': t('settings'), hidden: true },
-    el('label', {}, el('span', {}, t('settingShown')), ' ',
-      el('select', { name: 'shown' }, ...SHOWN_CHOICES.map((n) =>
-        el('option', { value: n, selected: n === current.shown }, n === 0 ? t('settingAll') : String(n))))),
-    el('label', {}, el('input', { type: 'checkbox', name: 'showRetrieved', checked: current.showRetrieved }), ' ', t('settingRetrieved')),
-    el('label', {}, el('input', { type: 'checkbox', name: 'keepOpenWebuiStrip', checked: current.keepOpenWebuiStrip }), ' ', t('settingStrip')));
+  return el(
+    'div',
+    { class: 'owc-settings', id, role: 'group', 'aria-label': t('settings'), hidden: true },
+    el(
+      'label',
+      {},
+      el('span', {}, t('settingShown')),
+      ' ',
+      el(
+        'select',
+        { name: 'shown' },
+        ...SHOWN_CHOICES.map((n) =>
+          el('option', { value: n, selected: n === current.shown }, n === 0 ? t('settingAll') : String(n)),
+        ),
+      ),
+    ),
+    el(
+      'label',
+      {},
+      el('input', { type: 'checkbox', name: 'showRetrieved', checked: current.showRetrieved }),
+      ' ',
+      t('settingRetrieved'),
+    ),
+    el(
+      'label',
+      {},
+      el('input', { type: 'checkbox', name: 'keepOpenWebuiStrip', checked: current.keepOpenWebuiStrip }),
+      ' ',
+      t('settingStrip'),
+    ),
+  );
 }
 
 /** The settings a panel's controls hold. */
@@ -22,7 +47,8 @@ export function readPanel(panel: Element): Partial<Settings> {
   return {
     ...(Number.isInteger(shown) ? { shown } : {}),
     showRetrieved: (value('showRetrieved') as HTMLInputElement | null)?.checked ?? settings().showRetrieved,
-    keepOpenWebuiStrip: (value('keepOpenWebuiStrip') as HTMLInputElement | null)?.checked ?? settings().keepOpenWebuiStrip,
+    keepOpenWebuiStrip:
+      (value('keepOpenWebuiStrip') as HTMLInputElement | null)?.checked ?? settings().keepOpenWebuiStrip,
   };
 }
 

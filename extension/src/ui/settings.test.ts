@@ -11,10 +11,14 @@ test('stored settings are read back', () => {
 });
 
 test('nothing stored, not JSON, or not an object: the defaults', () => {
-  for (const stored of [null, '', '{', 'null', '[]', '42']) assert.deepEqual(parseSettings(stored), DEFAULTS, String(stored));
+  for (const stored of [null, '', '{', 'null', '[]', '42'])
+    assert.deepEqual(parseSettings(stored), DEFAULTS, String(stored));
 });
 
 test('each value out of its range falls back alone; inherited names are not read', () => {
-  assert.deepEqual(parseSettings('{"shown": 7, "showRetrieved": "no", "keepOpenWebuiStrip": true}'), { ...DEFAULTS, keepOpenWebuiStrip: true });
+  assert.deepEqual(parseSettings('{"shown": 7, "showRetrieved": "no", "keepOpenWebuiStrip": true}'), {
+    ...DEFAULTS,
+    keepOpenWebuiStrip: true,
+  });
   assert.deepEqual(parseSettings('{"shown": "3", "__proto__": {"showRetrieved": false}}'), DEFAULTS);
 });

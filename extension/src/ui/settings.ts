@@ -55,7 +55,10 @@ export function settings(): Settings {
 }
 
 /** The settings as a key: a list drawn under other settings is drawn again. */
-export const settingsKey = (): string => (settings(), currentKey);
+export function settingsKey(): string {
+  settings(); // read first: the key is the current settings'
+  return currentKey;
+}
 
 export function saveSettings(changes: Partial<Settings>): void {
   use({ ...settings(), ...changes });
@@ -68,9 +71,13 @@ export function saveSettings(changes: Partial<Settings>): void {
 
 /** Calls `changed` when another tab of this browser changed the settings. */
 export function onSettingsChangedElsewhere(changed: () => void, signal: AbortSignal): void {
-  window.addEventListener('storage', (event) => {
-    if (event.key !== SETTINGS_KEY && event.key !== null) return;
-    current = null;
-    changed();
-  }, { signal });
+  window.addEventListener(
+    'storage',
+    (event) => {
+      if (event.key !== SETTINGS_KEY && event.key !== null) return;
+      current = null;
+      changed();
+    },
+    { signal },
+  );
 }

@@ -6,7 +6,7 @@
 /// <reference types="chrome" />
 
 import { api } from './api.js';
-import { SCRIPT_ID, pagePatterns, syncStep } from './patterns.js';
+import { pagePatterns, SCRIPT_ID, syncStep } from './patterns.js';
 
 async function sync(): Promise<void> {
   const { origins } = await api.permissions.getAll();
@@ -20,7 +20,9 @@ async function sync(): Promise<void> {
 // Events come together (install, then a grant): one sync at a time, or two would register the same id.
 let queue = Promise.resolve();
 function resync(): void {
-  queue = queue.then(sync).catch((error: unknown) => console.error('[owui-citations] content script not updated', error));
+  queue = queue
+    .then(sync)
+    .catch((error: unknown) => console.error('[owui-citations] content script not updated', error));
 }
 
 // Listeners at the top level: the browser wakes the worker for them.

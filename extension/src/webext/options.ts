@@ -23,7 +23,10 @@ form.addEventListener('submit', (event) => {
   event.preventDefault();
   const pattern = originPattern(address.value, keepPort);
   if (!pattern) {
-    say('Enter an address that starts with http:// or https://, such as https://chat.example.com or http://localhost:3000.');
+    say(
+      'Enter an address that starts with http:// or https://, ' +
+        'such as https://chat.example.com or http://localhost:3000.',
+    );
     return;
   }
   const portDropped = pattern !== originPattern(address.value, true);
@@ -33,8 +36,10 @@ form.addEventListener('submit', (event) => {
     (granted) => {
       if (!granted) return say(`${patternLabel(pattern)} was not added: the permission was declined.`);
       address.value = '';
-      say(`Added ${patternLabel(pattern)}. Reload its Open WebUI tab.` +
-        (portDropped ? ' Firefox ignores ports: the extension runs on every port of this host.' : ''));
+      say(
+        `Added ${patternLabel(pattern)}. Reload its Open WebUI tab.` +
+          (portDropped ? ' Firefox ignores ports: the extension runs on every port of this host.' : ''),
+      );
     },
     (error: unknown) => say(`${patternLabel(pattern)} was not added: ${String(error)}`),
   );
@@ -58,7 +63,12 @@ function siteItem(pattern: string): HTMLLIElement {
   remove.setAttribute('aria-label', `Remove ${patternLabel(pattern)}`);
   remove.addEventListener('click', () => {
     api.permissions.remove({ origins: [pattern] }).then(
-      (removed) => say(removed ? `Removed ${patternLabel(pattern)}. Reload its Open WebUI tab.` : `${patternLabel(pattern)} could not be removed.`),
+      (removed) =>
+        say(
+          removed
+            ? `Removed ${patternLabel(pattern)}. Reload its Open WebUI tab.`
+            : `${patternLabel(pattern)} could not be removed.`,
+        ),
       (error: unknown) => say(`${patternLabel(pattern)} could not be removed: ${String(error)}`),
     );
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { SCRIPT_ID, contentScript, originPattern, pagePatterns, patternLabel, syncStep } from './patterns.js';
+import { contentScript, originPattern, pagePatterns, patternLabel, SCRIPT_ID, syncStep } from './patterns.js';
 
 test('an address becomes its origin pattern: path, query and fragment dropped, port kept', () => {
   assert.equal(originPattern('https://chat.example.com'), 'https://chat.example.com/*');
@@ -19,15 +19,33 @@ test('without keepPort (Firefox) the port is dropped', () => {
 });
 
 test('only an http(s) address with a plain host gives a pattern', () => {
-  for (const input of ['', 'chat.example.com', 'localhost:3000', 'ftp://example.com', 'file:///etc/passwd',
-    'chrome://extensions', 'javascript:alert(1)', 'http://', 'https://*.example.com', 'https://*/', '<all_urls>']) {
+  for (const input of [
+    '',
+    'chat.example.com',
+    'localhost:3000',
+    'ftp://example.com',
+    'file:///etc/passwd',
+    'chrome://extensions',
+    'javascript:alert(1)',
+    'http://',
+    'https://*.example.com',
+    'https://*/',
+    '<all_urls>',
+  ]) {
     assert.equal(originPattern(input), null, input);
   }
 });
 
 test('the bundle runs on granted http(s) origins only, each once, in a stable order', () => {
   assert.deepEqual(
-    pagePatterns(['https://b.example/*', 'chrome://favicon/*', 'http://a.example:3000/*', 'https://b.example/*', 'file:///*', '*://*/*']),
+    pagePatterns([
+      'https://b.example/*',
+      'chrome://favicon/*',
+      'http://a.example:3000/*',
+      'https://b.example/*',
+      'file:///*',
+      '*://*/*',
+    ]),
     ['http://a.example:3000/*', 'https://b.example/*'],
   );
   assert.deepEqual(pagePatterns(undefined), []);
@@ -37,7 +55,7 @@ test('an origin pattern is shown as the address the user typed', () => {
   assert.equal(patternLabel('http://localhost:3000/*'), 'http://localhost:3000');
 });
 
-test('the content script runs the bundle in the page world, at document_start, in the top frame, across restarts', () => {
+test('the content script runs the bundle in the page world, at document_start, in the top frame, always', () => {
   assert.deepEqual(contentScript(['http://127.0.0.1/*']), {
     id: SCRIPT_ID,
     js: ['owui-citations.js'],

@@ -14,7 +14,7 @@ export const answerSpans: Format = {
     if (citations.length === 0 || !citations.some((c) => 'quote' in c || 'section_id' in c)) return null;
     const drafts = citations.map((citation, i): Draft => {
       const quote = str(citation.quote);
-      const section = str(citation.section_id) ?? (int(citation.section_id)?.toString() ?? null);
+      const section = str(citation.section_id) ?? int(citation.section_id)?.toString() ?? null;
       return {
         id: `section:${section ?? str(citation.title) ?? i + 1}`,
         title: str(citation.title),
@@ -29,4 +29,3 @@ export const answerSpans: Format = {
     return { drafts, ordered: true };
   },
 };
-

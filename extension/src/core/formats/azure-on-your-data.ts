@@ -5,7 +5,7 @@
  * copied onto citations by matching title, then file path, then chunk id, then content.
  */
 
-import { arr, firstChoice, isObject, num, obj, objects, parseJsonString, str, type JsonObject } from '../json.js';
+import { arr, firstChoice, isObject, type JsonObject, num, obj, objects, parseJsonString, str } from '../json.js';
 import type { Draft, Format } from '../model.js';
 
 /** The context object: current API, or the pre-2024 `role: "tool"` message holding it as JSON. */
@@ -23,7 +23,9 @@ function contextOf(payload: JsonObject): JsonObject | null {
 const sameDocument = (a: JsonObject, b: JsonObject): boolean =>
   (str(a.title) !== null && a.title === b.title && (a.chunk_id ?? null) === (b.chunk_id ?? null)) ||
   (str(a.filepath) !== null && a.filepath === b.filepath && (a.chunk_id ?? null) === (b.chunk_id ?? null)) ||
-  (typeof a.content === 'string' && typeof b.content === 'string' && a.content.slice(0, 100) === b.content.slice(0, 100));
+  (typeof a.content === 'string' &&
+    typeof b.content === 'string' &&
+    a.content.slice(0, 100) === b.content.slice(0, 100));
 
 function draft(doc: JsonObject, ref: number, scored: JsonObject | undefined): Draft {
   const rerank = num(scored?.rerank_score);
@@ -51,7 +53,13 @@ export const azureOnYourData: Format = {
     const retrieved = objects(context.all_retrieved_documents);
     const cited = arr(context.citations).filter(isObject);
     if (cited.length > 0) {
-      const drafts = cited.map((doc, i) => draft(doc, i + 1, retrieved.find((r) => sameDocument(doc, r))));
+      const drafts = cited.map((doc, i) =>
+        draft(
+          doc,
+          i + 1,
+          retrieved.find((r) => sameDocument(doc, r)),
+        ),
+      );
       return { drafts, ordered: true };
     }
     // Only the retrieved documents: those the service kept (no filter_reason), best first.

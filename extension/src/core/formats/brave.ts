@@ -13,12 +13,24 @@ export const brave: Format = {
   name: 'brave',
   extract(payload) {
     const message = obj(firstChoice(payload)?.message);
-    const tags = answerTags(typeof message?.content === 'string' ? message.content : '').filter((t) => t.name === 'citation');
+    const tags = answerTags(typeof message?.content === 'string' ? message.content : '').filter(
+      (t) => t.name === 'citation',
+    );
     if (tags.length === 0) return null;
     const drafts = tags.flatMap(({ data }): Draft[] => {
       const url = str(data?.url);
       const number = int(data?.number);
-      return url ? [{ id: url, url, snippet: str(data?.snippet), kind: 'web', refs: number !== null && number >= 0 ? [number] : [] }] : [];
+      return url
+        ? [
+            {
+              id: url,
+              url,
+              snippet: str(data?.snippet),
+              kind: 'web',
+              refs: number !== null && number >= 0 ? [number] : [],
+            },
+          ]
+        : [];
     });
     return { drafts, ordered: true };
   },

@@ -8,7 +8,7 @@
  * button goes at the end of that text. `web_search_results` lists the pages searched.
  */
 
-import { arr, firstChoice, int, isObject, obj, objects, str, type JsonObject } from '../json.js';
+import { arr, firstChoice, int, isObject, type JsonObject, obj, objects, str } from '../json.js';
 import type { Draft, Format } from '../model.js';
 
 const isWeb = (value: string | null): value is string => value !== null && /^https?:\/\//i.test(value);
@@ -19,7 +19,13 @@ function draft(citation: JsonObject): Draft | null {
   if (citation.type === 'web_search_result_location' || citation.type === 'search_result_location') {
     const url = str(citation.url) ?? str(citation.source);
     if (!url) return null;
-    return { id: url, url: isWeb(url) ? url : null, title: str(citation.title), kind: isWeb(url) ? 'web' : 'document', ...common };
+    return {
+      id: url,
+      url: isWeb(url) ? url : null,
+      title: str(citation.title),
+      kind: isWeb(url) ? 'web' : 'document',
+      ...common,
+    };
   }
   const index = int(citation.document_index);
   const title = str(citation.document_title);
@@ -41,7 +47,11 @@ export const claudeCitations: Format = {
   extract(payload) {
     const message = obj(firstChoice(payload)?.message) ?? obj(firstChoice(payload)?.delta);
     const fields = obj(message?.provider_specific_fields);
-    if (!fields || (!Array.isArray(fields.citations) && !isObject(fields.citation) && !Array.isArray(fields.web_search_results))) return null;
+    if (
+      !fields ||
+      (!Array.isArray(fields.citations) && !isObject(fields.citation) && !Array.isArray(fields.web_search_results))
+    )
+      return null;
     const cited = arr(fields.citations).flatMap((block) => (Array.isArray(block) ? objects(block) : objects([block])));
     if (isObject(fields.citation)) cited.push(fields.citation);
     const content = typeof message?.content === 'string' ? message.content : '';
@@ -61,7 +71,8 @@ export const claudeCitations: Format = {
     const searched = objects(fields.web_search_results).flatMap((result) => objects(result.content));
     for (const page of searched) {
       const url = str(page.url);
-      if (isWeb(url)) drafts.push({ id: url, url, title: str(page.title), kind: 'web', date: str(page.page_age), refs: [] });
+      if (isWeb(url))
+        drafts.push({ id: url, url, title: str(page.title), kind: 'web', date: str(page.page_age), refs: [] });
     }
     // Numbered in the order first cited; the refs say so to the markers (there are none in the text).
     const order = new Map<string, number>();

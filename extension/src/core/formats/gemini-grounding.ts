@@ -20,7 +20,15 @@ export const geminiGrounding: Format = {
     const drafts = chunks.map((chunk, i): Draft => {
       const source = obj(chunk.web) ?? obj(chunk.retrievedContext) ?? {};
       const uri = str(source.uri);
-      return { id: uri ?? `chunk${i}`, url: uri, title: str(source.title), snippet: str(source.text), kind: 'web', refs: [i + 1], anchors: [] };
+      return {
+        id: uri ?? `chunk${i}`,
+        url: uri,
+        title: str(source.title),
+        snippet: str(source.text),
+        kind: 'web',
+        refs: [i + 1],
+        anchors: [],
+      };
     });
     for (const support of objects(metadata?.groundingSupports)) {
       const segment = obj(support.segment);
@@ -28,7 +36,7 @@ export const geminiGrounding: Format = {
       const end = int(segment?.endIndex);
       if (start === null || end === null) continue;
       for (const index of arr(support.groundingChunkIndices).map(int)) {
-        if (index !== null && index >= 0) drafts[index]?.anchors!.push({ start, end, unit: 'utf8' });
+        if (index !== null && index >= 0) drafts[index]?.anchors?.push({ start, end, unit: 'utf8' });
       }
     }
     return { drafts, ordered: true };

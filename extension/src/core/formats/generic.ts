@@ -7,17 +7,41 @@
  * `[N]` is the N-th source. The field it read is reported, for the backend's author.
  */
 
-import { firstChoice, isObject, obj, parseJsonString, str, type JsonObject } from '../json.js';
+import { firstChoice, isObject, type JsonObject, obj, parseJsonString, str } from '../json.js';
 import type { Draft, Format } from '../model.js';
 import { safeUrl } from '../urls.js';
 
 // Fields whose lists hold something else: tool calls, images, files, log probabilities, Open
 // WebUI's own events and what the other formats already read.
 const NOT_SOURCES = new Set([
-  'choices', 'usage', 'tool_calls', 'function_call', 'logprobs', 'content', 'refusal', 'audio', 'images', 'files',
-  'embeds', 'data', 'output', 'input', 'messages', 'status', 'statusHistory', 'follow_ups', 'tags', 'models',
-  'reasoning_details', 'prompt_filter_results', 'content_filter_results', 'annotations', 'sources', 'citations',
-  'items', 'urls', // Open WebUI's web search progress (status events): what it searched, not what it cites
+  'choices',
+  'usage',
+  'tool_calls',
+  'function_call',
+  'logprobs',
+  'content',
+  'refusal',
+  'audio',
+  'images',
+  'files',
+  'embeds',
+  'data',
+  'output',
+  'input',
+  'messages',
+  'status',
+  'statusHistory',
+  'follow_ups',
+  'tags',
+  'models',
+  'reasoning_details',
+  'prompt_filter_results',
+  'content_filter_results',
+  'annotations',
+  'sources',
+  'citations',
+  'items',
+  'urls', // Open WebUI's web search progress (status events): what it searched, not what it cites
 ]);
 const URL_KEYS = ['url', 'uri', 'link', 'href', 'source_url'];
 const NAME_KEYS = ['document_name', 'doc_name', 'file_name', 'filename', 'source'];
@@ -41,28 +65,50 @@ function asSource(item: unknown, i: number): Draft | null {
   const title = first(item, TITLE_KEYS);
   const text = first(item, TEXT_KEYS);
   if (!title && !text) return null;
-  return { id: web ? url! : `${name}#${i}`, title, file: name, url: web ? url : null, snippet: text, kind: web ? 'web' : 'document', refs: [i + 1] };
+  return {
+    id: web ? url! : `${name}#${i}`,
+    title,
+    file: name,
+    url: web ? url : null,
+    snippet: text,
+    kind: web ? 'web' : 'document',
+    refs: [i + 1],
+  };
 }
 
 /** The candidate lists: field name → value, in the places a producer puts its own fields. */
 function candidates(payload: JsonObject): Array<[string, unknown]> {
   const message = obj(firstChoice(payload)?.message) ?? obj(firstChoice(payload)?.delta);
-  const places: Array<[string, JsonObject | null]> = [['', payload], ['message.', message]];
+  const places: Array<[string, JsonObject | null]> = [
+    ['', payload],
+    ['message.', message],
+  ];
   return places.flatMap(([prefix, place]) =>
-    Object.entries(place ?? {}).flatMap(([key, value]): Array<[string, unknown]> =>
-      NOT_SOURCES.has(key) ? [] : [[prefix + key, typeof value === 'string' && /^\s*[[{]/.test(value) ? parseJsonString(value) : value]]));
+    Object.entries(place ?? {}).flatMap(
+      ([key, value]): Array<[string, unknown]> =>
+        NOT_SOURCES.has(key)
+          ? []
+          : [[prefix + key, typeof value === 'string' && /^\s*[[{]/.test(value) ? parseJsonString(value) : value]],
+    ),
+  );
 }
 
 export const generic: Format = {
   name: 'generic',
   extract(payload) {
-    if (payload.object === 'list' || (typeof payload.type === 'string' && !payload.choices)) return null; // API lists, Open WebUI events
+    // API lists, Open WebUI events
+    if (payload.object === 'list' || (typeof payload.type === 'string' && !payload.choices)) return null;
     const found: Array<{ field: string; drafts: Draft[] }> = [];
     for (const [field, value] of candidates(payload)) {
-      const list = Array.isArray(value) ? value : Array.isArray(obj(value)?.sources) ? (obj(value)!.sources as unknown[]) : null;
+      const list = Array.isArray(value)
+        ? value
+        : Array.isArray(obj(value)?.sources)
+          ? (obj(value)!.sources as unknown[])
+          : null;
       if (!list || list.length === 0) continue;
       const drafts = list.map(asSource);
-      if (drafts.every((d): d is Draft => d !== null)) found.push({ field: Array.isArray(value) ? field : `${field}.sources`, drafts });
+      if (drafts.every((d): d is Draft => d !== null))
+        found.push({ field: Array.isArray(value) ? field : `${field}.sources`, drafts });
     }
     if (found.length !== 1) return null; // none, or several lists: which one holds the sources is a guess
     return { drafts: found[0]!.drafts, ordered: true, field: found[0]!.field };

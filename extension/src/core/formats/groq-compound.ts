@@ -14,11 +14,24 @@ export const groqCompound: Format = {
     const message = obj(firstChoice(payload)?.message) ?? obj(firstChoice(payload)?.delta);
     const tools = objects(message?.executed_tools);
     if (tools.length === 0) return null;
-    const results = tools.flatMap((tool) => [...objects(obj(tool.search_results)?.results), ...objects(tool.browser_results)]);
+    const results = tools.flatMap((tool) => [
+      ...objects(obj(tool.search_results)?.results),
+      ...objects(tool.browser_results),
+    ]);
     const drafts = results.flatMap((result): Draft[] => {
       const url = str(result.url);
       if (!url) return [];
-      return [{ id: url, title: str(result.title), url, snippet: str(result.content), score: num(result.score), scoreKind: 'similarity', kind: 'web' }];
+      return [
+        {
+          id: url,
+          title: str(result.title),
+          url,
+          snippet: str(result.content),
+          score: num(result.score),
+          scoreKind: 'similarity',
+          kind: 'web',
+        },
+      ];
     });
     if (results.length === 0) return null; // tools that searched nothing (code execution)
     drafts.forEach((draft, i) => (draft.refs = [i + 1]));

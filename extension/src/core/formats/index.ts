@@ -8,11 +8,11 @@
 import type { Format } from '../model.js';
 import { answerSpans } from './answer-spans.js';
 import { azureOnYourData } from './azure-on-your-data.js';
-import { claudeCitations } from './claude-citations.js';
 import { brave } from './brave.js';
-import { grok2api } from './grok2api.js';
+import { claudeCitations } from './claude-citations.js';
 import { geminiGrounding } from './gemini-grounding.js';
 import { generic } from './generic.js';
+import { grok2api } from './grok2api.js';
 import { grok2apiGo } from './grok2api-go.js';
 import { groqCompound } from './groq-compound.js';
 import { jinaDeepsearch } from './jina-deepsearch.js';

@@ -6,9 +6,9 @@
  * text (Jina's final chunk does): the definitions in the text then give the sources alone.
  */
 
-import { footnoteBlock } from '../footnotes.js';
 import { chatAnnotations } from '../annotations.js';
-import { firstChoice, isObject, obj, str, type JsonObject } from '../json.js';
+import { footnoteBlock } from '../footnotes.js';
+import { firstChoice, isObject, type JsonObject, obj, str } from '../json.js';
 import type { Draft, Format } from '../model.js';
 
 /** An annotation of Jina's shape: a url_citation with an exact quote and no offsets. */
@@ -22,7 +22,9 @@ export const jinaDeepsearch: Format = {
   name: 'jina-deepsearch',
   extract(payload) {
     const message = obj(firstChoice(payload)?.message) ?? obj(firstChoice(payload)?.delta);
-    const annotations = chatAnnotations(firstChoice(payload)).map(jinaCitation).filter((a): a is JsonObject => a !== null);
+    const annotations = chatAnnotations(firstChoice(payload))
+      .map(jinaCitation)
+      .filter((a): a is JsonObject => a !== null);
     const block = footnoteBlock(typeof message?.content === 'string' ? message.content : '');
     const linked = block?.definitions.filter((d) => d.url) ?? [];
     if (annotations.length === 0 && linked.length === 0) return null;

@@ -12,7 +12,8 @@ import { extractCitations } from '../extract.js';
 import { linkMarkers } from '../markers.js';
 import type { ExtractResult } from '../model.js';
 
-const recorded = (name: string): string => readFileSync(new URL(`../fixtures/litellm/${name}`, import.meta.url), 'utf8');
+const recorded = (name: string): string =>
+  readFileSync(new URL(`../fixtures/litellm/${name}`, import.meta.url), 'utf8');
 const answer = (body: string): string => JSON.parse(body).choices[0].message.content;
 /** Each button: the text it follows (from the previous button), and the sources it names. */
 const covered = (text: string, found: ExtractResult) =>
@@ -23,39 +24,57 @@ const streamed = (name: string) => {
   return { text: stream.text(), found: stream.result() };
 };
 
-test('Claude, not streamed: one source per document, its quote, exclusive end page; a button after each cited text', () => {
+test('Claude, not streamed: a source per document, its quote, exclusive end page; a button after its text', () => {
   const body = recorded('claude-citations.json');
   const found = extractCitations(body);
   assert.equal(found.format, 'claude-citations');
-  assert.deepEqual(found.citations.map((c) => [c.title, c.kind, c.page, c.pageEnd, c.quote?.text.slice(0, 20)]), [
-    ['rapport_2024.pdf', 'document', 3, null, 'Chiffres clés. Le ch'], // pages 3 to 4, 4 excluded: page 3 alone
-    ['Politique de conservation', 'document', null, null, 'Transaction records '],
-    ['Politique de sécurité – édition 2024', 'document', null, null, 'Access control. Acce'],
-    ['Late payment interest in the EU', 'web', null, null, 'Late payments accrue'], // a search result with an address
-  ]);
-  const blocks: Array<[string, number[]]> = [['revenue reached €12.4 M in 2024, up 8 %', [1]], ['transaction records must be kept for ten years', [2]],
-    ['Access to production data requires two-factor authentication', [3]], ['late payments accrue interest at the ECB rate plus eight points', [4]],
-    ['services make up 61 % of revenue', [1]]];
+  assert.deepEqual(
+    found.citations.map((c) => [c.title, c.kind, c.page, c.pageEnd, c.quote?.text.slice(0, 20)]),
+    [
+      ['rapport_2024.pdf', 'document', 3, null, 'Chiffres clés. Le ch'], // pages 3 to 4, 4 excluded: page 3 alone
+      ['Politique de conservation', 'document', null, null, 'Transaction records '],
+      ['Politique de sécurité – édition 2024', 'document', null, null, 'Access control. Acce'],
+      ['Late payment interest in the EU', 'web', null, null, 'Late payments accrue'], // a search result with an address
+    ],
+  );
+  const blocks: Array<[string, number[]]> = [
+    ['revenue reached €12.4 M in 2024, up 8 %', [1]],
+    ['transaction records must be kept for ten years', [2]],
+    ['Access to production data requires two-factor authentication', [3]],
+    ['late payments accrue interest at the ECB rate plus eight points', [4]],
+    ['services make up 61 % of revenue', [1]],
+  ];
   const text = answer(body);
   const spans = linkMarkers(text, found.citations);
-  assert.deepEqual(spans.map((s, i) => [text.slice(s.end - (blocks[i]?.[0].length ?? 0), s.end), s.indices]), blocks);
+  assert.deepEqual(
+    spans.map((s, i) => [text.slice(s.end - (blocks[i]?.[0].length ?? 0), s.end), s.indices]),
+    blocks,
+  );
 });
 
 test('Claude, streamed: each citation after its text gives the same sources and buttons', () => {
   const whole = recorded('claude-citations.json');
   const { text, found } = streamed('claude-citations.sse');
   assert.equal(text, answer(whole));
-  assert.deepEqual(found.citations.map((c) => c.title), extractCitations(whole).citations.map((c) => c.title));
-  assert.deepEqual(linkMarkers(text, found.citations).map((s) => [s.end, s.indices]),
-    linkMarkers(text, extractCitations(whole).citations).map((s) => [s.end, s.indices]));
+  assert.deepEqual(
+    found.citations.map((c) => c.title),
+    extractCitations(whole).citations.map((c) => c.title),
+  );
+  assert.deepEqual(
+    linkMarkers(text, found.citations).map((s) => [s.end, s.indices]),
+    linkMarkers(text, extractCitations(whole).citations).map((s) => [s.end, s.indices]),
+  );
 });
 
 test('Claude web search: cited pages first, then the pages searched and not cited, streamed or not', () => {
-  const titles = (found: ExtractResult) => found.citations.map((c) => [c.title, c.kind, Boolean(c.url?.startsWith('http://127.0.0.1:9000/static/web/'))]);
+  const titles = (found: ExtractResult) =>
+    found.citations.map((c) => [c.title, c.kind, Boolean(c.url?.startsWith('http://127.0.0.1:9000/static/web/'))]);
   const whole = extractCitations(recorded('claude-web-search.json'));
   assert.deepEqual(titles(whole), [
-    ['Spain win EURO 2024 — match report', 'web', true], ['Spain 2-1 England: Oyarzabal wins it late in Berlin', 'web', true],
-    ['¡Campeones! La Roja suma su cuarta Eurocopa', 'web', true], ['EURO 2024 awards: Rodri player of the tournament', 'web', true],
+    ['Spain win EURO 2024 — match report', 'web', true],
+    ['Spain 2-1 England: Oyarzabal wins it late in Berlin', 'web', true],
+    ['¡Campeones! La Roja suma su cuarta Eurocopa', 'web', true],
+    ['EURO 2024 awards: Rodri player of the tournament', 'web', true],
   ]);
   // the results come on a chunk of their own, before the citations
   assert.deepEqual(titles(streamed('claude-web-search.sse').found), titles(whole));
@@ -65,9 +84,13 @@ test('Gemini: every chunk of a support, offsets in UTF-8 bytes, the first suppor
   const body = recorded('gemini-grounding.json');
   const found = extractCitations(body);
   assert.equal(found.format, 'gemini-grounding');
-  assert.deepEqual(found.citations.map((c) => c.title), ['science.nasa.gov', 'esa.int', 'wikipedia.org']);
+  assert.deepEqual(
+    found.citations.map((c) => c.title),
+    ['science.nasa.gov', 'esa.int', 'wikipedia.org'],
+  );
   assert.deepEqual(covered(answer(body), found), [
-    ['Die Milchstraße enthält schätzungsweise 100 bis 400 Milliarden Sterne.', [1]], // LiteLLM's own annotations drop this one
+    // LiteLLM's own annotations drop this one
+    ['Die Milchstraße enthält schätzungsweise 100 bis 400 Milliarden Sterne.', [1]],
     ['Die Raumsonde Gaia hat die Positionen von fast zwei Milliarden Sternen vermessen.', [1, 2]],
     ['Die Sonne umkreist das galaktische Zentrum in etwa 26.000 Lichtjahren Abstand.', [3]],
   ]);

@@ -7,11 +7,19 @@
  * the producer's own numbers.
  */
 
-import { arr, int, isObject, num, obj, objects, str, type JsonObject } from '../json.js';
+import { arr, int, isObject, type JsonObject, num, obj, objects, str } from '../json.js';
 import type { Anchor, Draft, Format, ScoreKind } from '../model.js';
+import { isWebUrl } from '../urls.js';
 
 /** The metadata key under which this extension stores a normalised citation. */
 export const STORED_KEY = 'owc';
+
+/** Whether one of Open WebUI's stored sources (`{document[], metadata[]}`) holds a citation this
+ * extension stored. */
+export function isOwnSource(source: unknown): boolean {
+  const metadata = obj(source)?.metadata;
+  return Array.isArray(metadata) && metadata.some((m) => obj(m)?.[STORED_KEY] !== undefined);
+}
 
 const KINDS = new Set(['document', 'web', 'post', 'file']);
 const SCORE_KINDS = new Set(['similarity', 'reranker', 'bm25', 'raw']);
@@ -20,18 +28,19 @@ const UNITS = new Set(['utf16', 'codePoints', 'utf8']);
 function sourceList(payload: JsonObject): JsonObject[] | null {
   if (Array.isArray(payload.sources)) return objects(payload.sources);
   if ((payload.type === 'source' || payload.type === 'citation') && isObject(payload.data)) return [payload.data];
-  if (Array.isArray(payload.document) && (isObject(payload.source) || Array.isArray(payload.metadata))) return [payload];
+  if (Array.isArray(payload.document) && (isObject(payload.source) || Array.isArray(payload.metadata)))
+    return [payload];
   return null;
 }
-
-const isHttp = (value: string | null): value is string => value !== null && /^https?:\/\//i.test(value);
 
 function anchors(value: unknown): Anchor[] {
   return objects(value).flatMap((a) => {
     const start = int(a.start);
     const end = int(a.end);
     const unit = str(a.unit);
-    return start !== null && end !== null && unit && UNITS.has(unit) ? [{ start, end, unit: unit as Anchor['unit'] }] : [];
+    return start !== null && end !== null && unit && UNITS.has(unit)
+      ? [{ start, end, unit: unit as Anchor['unit'] }]
+      : [];
   });
 }
 
@@ -43,7 +52,9 @@ function storedDraft(stored: JsonObject, ref: number): Draft | null {
   const kind = str(stored.kind);
   const scoreKind = str(stored.scoreKind);
   // The producer's own numbers ([N] in the answer), not the position in the stored list.
-  const producerRefs = arr(stored.refs).map(int).filter((n): n is number => n !== null && n >= 0);
+  const producerRefs = arr(stored.refs)
+    .map(int)
+    .filter((n): n is number => n !== null && n >= 0);
   return {
     id,
     title: str(stored.title),
@@ -69,7 +80,11 @@ export const openWebui: Format = {
     const groups = new Map<string, number>();
     const drafts: Draft[] = [];
     const ours = new Set<Draft>();
-    const distances = sources.flatMap((s) => arr(s.distances).map(num).filter((d): d is number => d !== null));
+    const distances = sources.flatMap((s) =>
+      arr(s.distances)
+        .map(num)
+        .filter((d): d is number => d !== null),
+    );
     const scoreKind: ScoreKind = distances.every((d) => d >= 0 && d <= 1) ? 'similarity' : 'raw';
     for (const source of sources) {
       const info = obj(source.source) ?? {};
@@ -84,13 +99,13 @@ export const openWebui: Format = {
           ours.add(fromStore);
           return void drafts.push(fromStore);
         }
-        const url = [str(metadata.source_url), group, str(info.url), str(metadata.url)].find(isHttp) ?? null;
+        const url = [str(metadata.source_url), group, str(info.url), str(metadata.url)].find(isWebUrl) ?? null;
         const name = str(metadata.name) ?? str(info.name);
         const page = int(metadata.page);
         drafts.push({
           id: group,
           title: name === url ? null : name,
-          file: str(metadata.file_name) ?? (isHttp(group) || group === 'N/A' ? null : group),
+          file: str(metadata.file_name) ?? (isWebUrl(group) || group === 'N/A' ? null : group),
           url,
           snippet: typeof document === 'string' ? document : null,
           score: num(arr(source.distances)[i]),

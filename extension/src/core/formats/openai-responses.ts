@@ -6,11 +6,12 @@
  */
 
 import { draftsFromAnnotations } from '../annotations.js';
-import { int, isObject, obj, objects, str, type JsonObject } from '../json.js';
+import { int, isObject, type JsonObject, obj, objects, str } from '../json.js';
 import type { Draft, Format } from '../model.js';
 
 function annotationsOf(payload: JsonObject): unknown[] | null {
-  if (payload.type === 'response.output_text.annotation.added') return isObject(payload.annotation) ? [payload.annotation] : [];
+  if (payload.type === 'response.output_text.annotation.added')
+    return isObject(payload.annotation) ? [payload.annotation] : [];
   const response = payload.type === 'response.completed' ? obj(payload.response) : payload;
   if (!response || !Array.isArray(response.output)) return null;
   return objects(response.output)

@@ -11,7 +11,8 @@ import type { Draft, Format } from '../model.js';
 export const openrag: Format = {
   name: 'openrag',
   extract(payload) {
-    if (payload.extra === undefined || payload.extra === null || payload.extra === '' || payload.extra === '{}') return null;
+    if (payload.extra === undefined || payload.extra === null || payload.extra === '' || payload.extra === '{}')
+      return null;
     const extra = obj(parseJsonString(payload.extra));
     if (extra && (!('sources' in extra) || (Array.isArray(extra.sources) && extra.sources.length === 0))) return null;
     const sources = objects(extra?.sources);
@@ -22,7 +23,9 @@ export const openrag: Format = {
       const url = str(source.file_url) ?? str(source.url);
       return {
         // A document without a chunk URL: its file and page; a web page: its address.
-        id: str(source.chunk_url) ?? (web && url ? url : `${url ?? str(source.filename) ?? `source${i + 1}`}#${page ?? ''}`),
+        id:
+          str(source.chunk_url) ??
+          (web && url ? url : `${url ?? str(source.filename) ?? `source${i + 1}`}#${page ?? ''}`),
         title: str(source.title),
         file: str(source.filename) ?? str(source.source),
         url,

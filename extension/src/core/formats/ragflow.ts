@@ -6,12 +6,13 @@
  * document, so the button shows the text the answer rests on.
  */
 
-import { arr, firstChoice, int, isObject, num, obj, str, type JsonObject } from '../json.js';
+import { arr, firstChoice, int, isObject, type JsonObject, num, obj, str } from '../json.js';
 import type { Draft, Format } from '../model.js';
 
 /** The chunks with the number `[ID:n]` gives each: the list's index, or the agent's key. */
 function numberedChunks(reference: unknown): Array<[number, JsonObject]> | null {
-  if (Array.isArray(reference)) return reference.flatMap((chunk, i): Array<[number, JsonObject]> => (isObject(chunk) ? [[i, chunk]] : []));
+  if (Array.isArray(reference))
+    return reference.flatMap((chunk, i): Array<[number, JsonObject]> => (isObject(chunk) ? [[i, chunk]] : []));
   const chunks = obj(obj(reference)?.chunks);
   if (!chunks) return null;
   return Object.entries(chunks).flatMap(([key, chunk]): Array<[number, JsonObject]> => {
@@ -22,7 +23,9 @@ function numberedChunks(reference: unknown): Array<[number, JsonObject]> | null 
 
 /** `positions` holds one [page, left, right, top, bottom] box per place the chunk was read from. */
 const pagesOf = (chunk: JsonObject): number[] =>
-  arr(chunk.positions).map((box) => int(arr(box)[0])).filter((page): page is number => page !== null && page > 0);
+  arr(chunk.positions)
+    .map((box) => int(arr(box)[0]))
+    .filter((page): page is number => page !== null && page > 0);
 
 function draft(chunk: JsonObject, n: number): Draft {
   const url = str(chunk.url);
@@ -46,7 +49,8 @@ export const ragflow: Format = {
   extract(payload) {
     const message = obj(firstChoice(payload)?.message) ?? obj(firstChoice(payload)?.delta);
     const reference = message?.reference;
-    if (reference === undefined || reference === null || (Array.isArray(reference) && reference.length === 0)) return null;
+    if (reference === undefined || reference === null || (Array.isArray(reference) && reference.length === 0))
+      return null;
     const chunks = numberedChunks(reference) ?? []; // neither a list nor {chunks}: unreadable
     // The agent's keys are hashes, and a parsed object lists integer keys in ascending order,
     // not the producer's: its chunks are ranked by score instead.

@@ -1,18 +1,19 @@
-"""Writes the README's performance section from bench/results.json and bench/causes.yaml
+"""Writes the table of docs/performance.md from bench/results.json and bench/causes.yaml
 (`make bench` runs it after measuring): the table is generated, never copied by hand."""
 
 import json
 import sys
-from pathlib import Path
 
 import yaml
 
-from bench.report import markdown, missed_without_cause, replace_section
+from bench.report import markdown
+from bench.report import missed_without_cause
+from bench.report import replace_section
 from devstack.stack import ROOT
 
 RESULTS = ROOT / "bench" / "results.json"
 CAUSES = ROOT / "bench" / "causes.yaml"
-README = ROOT / "README.md"
+PAGE = ROOT / "docs" / "performance.md"
 
 
 def load() -> tuple[dict, dict[str, str]]:
@@ -22,11 +23,13 @@ def load() -> tuple[dict, dict[str, str]]:
 
 def main() -> int:
     results, causes = load()
-    README.write_text(replace_section(README.read_text(), markdown(results, causes)))
+    PAGE.write_text(replace_section(PAGE.read_text(), markdown(results, causes)))
     unexplained = missed_without_cause(results, causes)
     if unexplained:
-        print("bench: a missed target has no measured cause in bench/causes.yaml: " + "; ".join(unexplained),
-              file=sys.stderr)
+        print(
+            "bench: a missed target has no measured cause in bench/causes.yaml: " + "; ".join(unexplained),
+            file=sys.stderr,
+        )
     return 0
 
 
