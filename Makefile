@@ -150,7 +150,7 @@ lint: .venv/.installed node_modules/.installed
 
 # requirements.lock from requirements.in: every pin, with its hashes (LOCK_ARGS=--upgrade to move them).
 lock: .venv/.installed
-	.venv/bin/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras --no-emit-index-url \
+	.venv/bin/pip-compile --quiet --generate-hashes --allow-unsafe --no-strip-extras --no-emit-index-url \
 	  --no-emit-find-links $(LOCK_ARGS) --output-file requirements.lock requirements.in
 
 clean:
