@@ -153,7 +153,7 @@ export function linkMarkers(text: string, citations: readonly Citation[], { anch
 
   // The spans so far do not overlap: sorted by start, their ends are sorted too, and the one
   // span an anchor may overlap first is found by halving (an answer may hold hundreds of each).
-  const taken = spans.sort((a, b) => a.start - b.start || a.end - b.end).slice();
+  const taken = spans.sort((a, b) => a.start - b.start || a.end - b.end);
   const firstEndingAfter = (at: number): number => {
     let low = 0;
     let high = taken.length;
@@ -183,9 +183,8 @@ export function linkMarkers(text: string, citations: readonly Citation[], { anch
         continue;
       }
       const added: MarkerSpan = { start: from, end: to, indices: [citation.index], kind: 'link' };
-      spans.push(added);
-      taken.splice(at, 0, added);
+      taken.splice(at, 0, added); // where it sorts: no sort again at the end
     }
   }
-  return spans.sort((a, b) => a.start - b.start || a.end - b.end);
+  return taken;
 }

@@ -48,8 +48,9 @@ export function observeMessages(
     // In slices: a chat opened brings hundreds of answers, and the page must stay responsive.
     const until = performance.now() + SLICE_MS;
     // A finished answer first, then the last answers: a chat opens at its end.
-    const finishedFirst = (message: HTMLElement): number => (timing(message) === 'now' ? 0 : 1);
-    for (const message of [...pending].reverse().sort((a, b) => finishedFirst(a) - finishedFirst(b))) {
+    const newestFirst = [...pending].reverse();
+    const finished = newestFirst.filter((message) => timing(message) === 'now');
+    for (const message of [...finished, ...newestFirst.filter((message) => !finished.includes(message))]) {
       pending.delete(message);
       if (message.isConnected) handle(message);
       if (pending.size && performance.now() > until) {
