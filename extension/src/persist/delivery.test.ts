@@ -55,6 +55,16 @@ function faultsOver(
   owui.fault = () => (clock.now() < until ? first : queue.shift());
 }
 
+/** The first post of the event meets `fault`; every other request goes through. */
+function firstEventPostMeets(owui: FakeOpenWebui, fault: 'lost' | 'event-false'): void {
+  let met = false;
+  owui.fault = (method, path) => {
+    if (method !== 'POST' || !path.endsWith('/event') || met) return undefined;
+    met = true;
+    return fault;
+  };
+}
+
 test('a saved answer gets its sources stored, once', async () => {
   const { clock, owui, deps } = setUp();
   assert.equal(await clock.run(deliver(pending, deps, true)), 'stored');
@@ -87,24 +97,14 @@ test('network errors for 20 s, a 502 HTML page, an HTML page with a 200: retried
 
 test('a post whose answer is lost on the way back is not posted again: the chat is read first', async () => {
   const { clock, owui, deps } = setUp();
-  let lost = false;
-  owui.fault = (method, path) => {
-    if (method !== 'POST' || !path.endsWith('/event') || lost) return undefined;
-    lost = true;
-    return 'lost';
-  };
+  firstEventPostMeets(owui, 'lost');
   assert.equal(await clock.run(deliver(pending, deps, true)), 'stored');
   assert.equal(owui.sourceEvents(CHAT, 'a1'), 1);
 });
 
 test('Open WebUI answering that it could not hand the event on: posted again later, stored once', async () => {
   const { clock, owui, deps } = setUp();
-  let refused = false;
-  owui.fault = (method, path) => {
-    if (method !== 'POST' || !path.endsWith('/event') || refused) return undefined;
-    refused = true;
-    return 'event-false';
-  };
+  firstEventPostMeets(owui, 'event-false');
   assert.equal(await clock.run(deliver(pending, deps, true)), 'stored');
   assert.equal(owui.sourceEvents(CHAT, 'a1'), 1);
   assert.equal(posts(owui).length, 2);
