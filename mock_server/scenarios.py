@@ -86,7 +86,7 @@ class Scenario(_Strict):
         return getattr(self, kind) if kind in ENDPOINT_KINDS else None
 
     @property
-    def kinds(self) -> list[str]:
+    def kinds(self) -> list[EndpointKind]:
         """The endpoints this scenario serves."""
         return [kind for kind in ENDPOINT_KINDS if self.endpoint(kind)]
 

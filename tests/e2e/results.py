@@ -53,7 +53,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
         _records.append(
             {
                 "test": item.nodeid,
-                "name": item.originalname,
+                "name": getattr(item, "originalname", item.name),
                 "params": {k: v for k, v in (params.params if params else {}).items() if isinstance(v, (str, bool))},
                 "outcome": report.outcome,
                 "phase": properties.get("phase", "live"),

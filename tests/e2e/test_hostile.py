@@ -249,7 +249,7 @@ def test_hostile_sources_never_run_live_or_after_reload(
         lambda route: route.fulfill(body="<title>elsewhere</title>", content_type="text/html"),
     )
     with egress.expect(r"^https://attacker\.example/"):
-        with context.expect_page() as opened:
+        with context.expect_page() as new_tab:
             page.locator(".owc-modal a.owc-link").click()
-        opened.value.wait_for_load_state()
-        assert opened.value.evaluate("() => window.opener") is None
+        new_tab.value.wait_for_load_state()
+        assert new_tab.value.evaluate("() => window.opener") is None

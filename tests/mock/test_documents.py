@@ -48,10 +48,12 @@ def requests_for(name: str, kind: str) -> tuple[tuple[str, dict], tuple[str, dic
 
 def every_payload(http: httpx.Client, name: str) -> Iterator[object]:
     """Every body and stream chunk the scenario sends, parsed, on every endpoint it speaks."""
-    for kind in SCENARIOS[name].kinds:
+    scenario = SCENARIOS[name]
+    for kind in scenario.kinds:
         whole, streamed = requests_for(name, kind)
         yield http.post(whole[0], json=whole[1]).json()
-        if SCENARIOS[name].endpoint(kind).stream is not None:
+        endpoint = scenario.endpoint(kind)
+        if endpoint is not None and endpoint.stream is not None:
             stream = http.post(streamed[0], json=streamed[1]).text
             yield from (json.loads(p) for p in sse_data(stream) if p != "[DONE]")
 

@@ -3,8 +3,9 @@
 import httpx
 import openai
 import pytest
+from openai.types.chat import ChatCompletionMessageParam
 
-USER = [{"role": "user", "content": "hi"}]
+USER: list[ChatCompletionMessageParam] = [{"role": "user", "content": "hi"}]
 
 
 def assert_openai_error(response: httpx.Response, status: int) -> dict:

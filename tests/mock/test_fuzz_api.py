@@ -117,7 +117,7 @@ HOSTILE_JSON = st.one_of(
 )
 
 # A valid request per endpoint; the test makes one field (or a new one) hostile.
-VALID = {
+VALID: dict[str, tuple[dict[str, object], list[str]]] = {
     "/v1/chat/completions": (
         {
             "model": "perplexity",
@@ -197,5 +197,5 @@ def test_raw_bytes_never_get_a_server_error(http: httpx.Client, endpoint: str, b
 def test_any_host_header_never_gets_a_server_error(http: httpx.Client, host: str, stream: bool) -> None:
     """The Host header is the one header the mock writes back (as `${base_url}` in sources)."""
     body = {"model": "openrag", "stream": stream, "messages": [{"role": "user", "content": "x"}]}
-    response = http.post("/v1/chat/completions", json=body, headers={"host": host.encode("latin-1")})
+    response = http.post("/v1/chat/completions", json=body, headers={b"host": host.encode("latin-1")})
     assert_well_formed(response.status_code, response.headers.get("content-type", ""), response.content)

@@ -5,6 +5,13 @@ import json
 import httpx
 import openai
 import pytest
+from openai.types.responses import Response
+from openai.types.responses import ResponseCompletedEvent
+from openai.types.responses import ResponseOutputMessage
+from openai.types.responses import ResponseOutputText
+from openai.types.responses import ResponseOutputTextAnnotationAddedEvent
+from openai.types.responses.response_output_text import AnnotationFileCitation
+from openai.types.responses.response_output_text import AnnotationURLCitation
 
 from tests.wire import chat_body
 from tests.wire import raw_chunks
@@ -14,6 +21,15 @@ MAX_SAFE_INTEGER = 2**53 - 1
 
 def content_chunks(chunks: list[dict]) -> list[int]:
     return [i for i, c in enumerate(chunks) if c.get("choices") and c["choices"][0]["delta"].get("content")]
+
+
+def output_text(response: Response) -> ResponseOutputText:
+    """The first text part of the response's last output item, which must be a message."""
+    message = response.output[-1]
+    assert isinstance(message, ResponseOutputMessage)
+    part = message.content[0]
+    assert isinstance(part, ResponseOutputText)
+    return part
 
 
 def span_texts(content: str, annotations: list[dict]) -> list[str]:
@@ -62,12 +78,14 @@ class TestOpenRAG:
 
     def test_completions_have_text_and_document_sources_only(self, client: openai.OpenAI) -> None:
         completion = client.completions.create(model="openrag", prompt="CA 2024 ?")
+        assert completion.model_extra is not None
         sources = json.loads(completion.model_extra["extra"])["sources"]
         assert sources and all(s["source_type"] == "document" for s in sources)
 
     def test_completions_refuse_streaming_like_openrag(self, client: openai.OpenAI) -> None:
         with pytest.raises(openai.BadRequestError) as error:
             client.completions.create(model="openrag", prompt="x", stream=True)
+        assert isinstance(error.value.body, dict)
         assert error.value.body["message"] == "Streaming is not supported for this endpoint"
 
 
@@ -128,11 +146,12 @@ class TestOpenAIUrlCitation:
 
 class TestOpenAIResponses:
     def test_body_has_flat_url_and_file_citations(self, client: openai.OpenAI) -> None:
-        response = client.responses.create(model="openai-responses", input="x")
-        part = response.output[-1].content[0]
+        part = output_text(client.responses.create(model="openai-responses", input="x"))
         url, file = part.annotations
-        assert url.type == "url_citation" and part.text[url.start_index : url.end_index].startswith("([who.int](")
-        assert file.type == "file_citation" and file.filename.endswith(".pdf") and file.file_id.startswith("file-")
+        assert isinstance(url, AnnotationURLCitation)
+        assert part.text[url.start_index : url.end_index].startswith("([who.int](")
+        assert isinstance(file, AnnotationFileCitation)
+        assert file.filename.endswith(".pdf") and file.file_id.startswith("file-")
 
     def test_stream_announces_each_annotation_after_the_text(self, client: openai.OpenAI) -> None:
         events = list(client.responses.create(model="openai-responses", input="x", stream=True))
@@ -140,9 +159,11 @@ class TestOpenAIResponses:
         added = [i for i, t in enumerate(types) if t == "response.output_text.annotation.added"]
         last_delta = max(i for i, t in enumerate(types) if t == "response.output_text.delta")
         assert len(added) == 2 and min(added) > last_delta
-        assert [events[i].annotation.type for i in added] == ["url_citation", "file_citation"]
-        completed = events[-1].response.output[-1].content[0]
-        assert len(completed.annotations) == 2
+        annotations = [e.annotation for e in events if isinstance(e, ResponseOutputTextAnnotationAddedEvent)]
+        assert [a and a.type for a in annotations] == ["url_citation", "file_citation"]
+        completed = events[-1]
+        assert isinstance(completed, ResponseCompletedEvent)
+        assert len(output_text(completed.response).annotations) == 2
 
 
 class TestGrok2apiPython:

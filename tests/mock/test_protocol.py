@@ -1,10 +1,12 @@
 """The OpenAI protocol as the official SDK sees it, for every scenario."""
 
 import time
+from pathlib import Path
 
 import httpx
 import openai
 import pytest
+from openai.types.chat import ChatCompletionMessageParam
 
 from devstack.processes import free_port
 from devstack.soak import SCENARIOS as PRODUCERS
@@ -14,7 +16,7 @@ from tests.wire import SCENARIOS
 from tests.wire import raw_chunks
 from tests.wire import sse_data
 
-USER = [{"role": "user", "content": "Which sources support this?"}]
+USER: list[ChatCompletionMessageParam] = [{"role": "user", "content": "Which sources support this?"}]
 
 
 def test_models_lists_one_model_per_scenario(client: openai.OpenAI) -> None:
@@ -68,8 +70,9 @@ def test_include_usage_adds_a_usage_chunk_before_done(client: openai.OpenAI, htt
         client.chat.completions.create(model=model, messages=USER, stream=True, stream_options={"include_usage": True})
     )
     assert chunks[-1].choices == []
-    assert chunks[-1].usage.completion_tokens > 0
-    assert chunks[-1].usage.total_tokens == chunks[-1].usage.prompt_tokens + chunks[-1].usage.completion_tokens
+    usage = chunks[-1].usage
+    assert usage is not None and usage.completion_tokens > 0
+    assert usage.total_tokens == usage.prompt_tokens + usage.completion_tokens
 
     _, without = raw_chunks(http, model)
     assert all(chunk.get("choices") != [] or "usage" not in chunk for chunk in without[1:])
@@ -78,6 +81,7 @@ def test_include_usage_adds_a_usage_chunk_before_done(client: openai.OpenAI, htt
 def test_prompt_tokens_follow_the_request(client: openai.OpenAI) -> None:
     short = client.chat.completions.create(model="openrag", messages=[{"role": "user", "content": "a"}])
     long = client.chat.completions.create(model="openrag", messages=[{"role": "user", "content": "a b c d"}])
+    assert long.usage is not None and short.usage is not None
     assert long.usage.prompt_tokens == short.usage.prompt_tokens + 3
 
 
@@ -103,10 +107,11 @@ def test_completions_endpoint_answers_without_streaming(client: openai.OpenAI) -
     assert completion.choices[0].text.startswith("Le chiffre d'affaires 2024")
 
 
-def timed_post(tmp_path, body: dict, **delays: int) -> tuple[float, str]:
+def timed_post(tmp_path: Path, body: dict, token_delay_ms: int = 0, first_token_delay_ms: int = 0) -> tuple[float, str]:
     """Seconds until a mock started with these delays has answered ``body`` whole, and the answer."""
     port = free_port()
-    service = mock_server(port, tmp_path / "mock.log", **delays).start()
+    log = tmp_path / "mock.log"
+    service = mock_server(port, log, token_delay_ms=token_delay_ms, first_token_delay_ms=first_token_delay_ms).start()
     try:
         service.wait_until_ready(f"http://127.0.0.1:{port}/v1/models", 30)
         started = time.monotonic()
@@ -117,12 +122,12 @@ def timed_post(tmp_path, body: dict, **delays: int) -> tuple[float, str]:
 
 
 # Lower bounds only: the pauses must have happened.
-def test_token_delay_paces_the_stream(tmp_path) -> None:
+def test_token_delay_paces_the_stream(tmp_path: Path) -> None:
     elapsed, text = timed_post(tmp_path, {"model": "perplexity", "messages": USER, "stream": True}, token_delay_ms=40)
     assert elapsed >= (len(sse_data(text)) - 1) * 0.040
 
 
-def test_first_token_delay_holds_back_a_whole_answer(tmp_path) -> None:
+def test_first_token_delay_holds_back_a_whole_answer(tmp_path: Path) -> None:
     elapsed, text = timed_post(tmp_path, {"model": "perplexity", "messages": USER}, first_token_delay_ms=600)
     assert elapsed >= 0.6 and "citations" in text
 

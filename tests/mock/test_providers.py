@@ -4,6 +4,7 @@ the providers' official SDKs read them: what the LiteLLM proxy receives in the e
 import anthropic
 import httpx
 import pytest
+from anthropic.types import MessageParam
 from google import genai
 from google.genai import types as genai_types
 
@@ -13,7 +14,7 @@ from tests.wire import SCENARIOS
 
 CLAUDE = sorted(name for name, s in SCENARIOS.items() if s.anthropic)
 GEMINI = sorted(name for name, s in SCENARIOS.items() if s.gemini)
-ASK = [{"role": "user", "content": "Which sources support this?"}]
+ASK: list[MessageParam] = [{"role": "user", "content": "Which sources support this?"}]
 
 
 def claude_for(mock_url: str, name: str) -> anthropic.Anthropic:
@@ -38,7 +39,7 @@ def test_claude_streams_the_blocks_and_citations_of_its_whole_answer(mock_url: s
         streamed = stream.get_final_message()
     assert [block.model_dump() for block in streamed.content] == [block.model_dump() for block in whole.content]
     cited = [block for block in whole.content if block.type == "text" and block.citations]
-    assert cited and all(citation.cited_text for block in cited for citation in block.citations)
+    assert cited and all(citation.cited_text for block in cited for citation in block.citations or [])
     assert whole.stop_reason == streamed.stop_reason == "end_turn"
 
 
@@ -50,11 +51,14 @@ def test_gemini_streams_its_whole_answer_and_grounds_it_in_bytes(mock_url: str, 
         client.models.generate_content_stream(model="gemini-2.5-flash", contents="Which sources support this?")
     )
     assert "".join(chunk.text or "" for chunk in chunks) == whole.text
+    assert whole.candidates and chunks[-1].candidates and whole.text
     grounding = whole.candidates[0].grounding_metadata
+    assert grounding and grounding.grounding_supports
     assert chunks[-1].candidates[0].grounding_metadata == grounding
     answer = whole.text.encode("utf-8")
     for support in grounding.grounding_supports:  # each segment's bytes are its text, in a non-ASCII answer
         segment = support.segment
+        assert segment is not None
         assert answer[segment.start_index or 0 : segment.end_index].decode("utf-8").strip() == segment.text
     assert answer != whole.text.encode("ascii", "ignore")
 
