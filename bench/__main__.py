@@ -9,6 +9,7 @@ import datetime
 import os
 import platform
 import signal
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -37,6 +38,14 @@ def machine() -> str:
         platform.processor(),
     )
     return f"{os.cpu_count()} cores, {cpu}, {platform.system()} {platform.machine()}"
+
+
+def source_commit() -> str:
+    """The commit benchmarked, "-dirty" when the tree had changes ("unknown" outside git)."""
+    described = subprocess.run(
+        ["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    return described.stdout.strip() or "unknown"
 
 
 def main() -> int:
@@ -72,6 +81,8 @@ def main() -> int:
         context = {
             "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
             "machine": machine(),
+            # The hottest functions are named by source line: the lines of this commit.
+            "commit": source_commit(),
             "open_webui": owui_version,
             "chromium": browser.version,
             "smoke": args.smoke,

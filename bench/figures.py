@@ -31,7 +31,7 @@ from tests.e2e.owui import send
 from tests.e2e.owui import set_user_settings
 from tests.e2e.owui import stored_citation_events
 
-HOT = "extension's hottest functions in the last run, ms (source file and line of each)"
+HOT = "extension's hottest functions in the last run, ms (source file and line as benchmarked, name)"
 SETTLE_MS = 1000  # after the last visible change: idle callbacks, storage requests
 
 

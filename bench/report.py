@@ -119,6 +119,11 @@ def _figure(value: float | None, unit: str) -> str:
     return f"{value:,.{digits}f}"
 
 
+def _at_commit(results: dict[str, Any]) -> str:
+    """Where the run's source lines can be read; runs recorded before the commit was kept have none."""
+    return f" (commit {results['commit']})" if results.get("commit") else ""
+
+
 def _side(median_value: float | None, p95_value: float | None, samples: int, unit: str) -> str:
     if median_value is None:
         return "—"
@@ -151,8 +156,8 @@ def markdown(results: dict[str, Any], causes: dict[str, str]) -> str:
     sizes = results["sizes"]
     lines = [
         BEGIN,
-        f"Run of {results['date']}: Open WebUI {results['open_webui']}, Chromium {results['chromium']}, "
-        f"{results['machine']}; {sizes['reps']} repetitions a side"
+        f"Run of {results['date']}{_at_commit(results)}: Open WebUI {results['open_webui']}, "
+        f"Chromium {results['chromium']}, {results['machine']}; {sizes['reps']} repetitions a side"
         f"{' (smoke run)' if results['smoke'] else ''}.",
         "",
         "| figure | with the extension (median / p95) | without | target | result |",

@@ -22,7 +22,9 @@ def test_benchmark_smoke_run_measures_every_figure(tmp_path: Path) -> None:
         timeout=900,
     )
     assert result.returncode == 0, result.stderr[-3000:]
-    rows = json.loads(out.read_text())["rows"]
+    results = json.loads(out.read_text())
+    assert results["commit"] not in ("", "unknown")  # the hot functions' lines are this commit's
+    rows = results["rows"]
     figures = {row["metric"].split(".")[0] for row in rows}
     assert figures == {"1", "2", "3", "4", "5", "6", "7", "8"}
     assert all(row["with_median"] is not None for row in rows), [r["metric"] for r in rows if r["with_median"] is None]
@@ -65,3 +67,19 @@ def test_the_apps_calls_through_the_extensions_hooks_count_for_the_app() -> None
     assert measured["extension_ms"] == 2 + 8 + 32  # our fetch, our setAttribute, the hook's own JavaScript
     assert measured["busy_ms"] == 63
     assert measured["extension_functions"]["capture/fetch.ts:51"] == 32
+
+
+def test_a_hot_function_is_named_by_its_source_file_line_and_name(tmp_path: Path) -> None:
+    """bench/locate.mjs, on a source map of two functions: the line says where, the name what."""
+    source = "// x\nexport function linkTextMarkers(root) {\n  return 1;\n}\nconst spansOf = (a) => a;\n"
+    # Generated line 1, column 0 -> source line 2; column 10 -> source line 5 (base64 VLQ).
+    source_map = {"version": 3, "sources": ["../src/ui/message.ts"], "sourcesContent": [source], "names": []}
+    (tmp_path / "bundle.js.map").write_text(json.dumps({**source_map, "mappings": "AACA,UAGA"}))
+    located = subprocess.run(
+        ["node", str(ROOT / "bench" / "locate.mjs"), str(tmp_path / "bundle.js.map")],
+        input="[[0, 0], [0, 12]]",
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert json.loads(located) == ["ui/message.ts:2 linkTextMarkers", "ui/message.ts:5 spansOf"]
