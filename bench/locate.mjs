@@ -7,15 +7,22 @@ import { SourceMap } from 'node:module';
 
 const map = new SourceMap(JSON.parse(readFileSync(process.argv[2], 'utf8')));
 const { sources, sourcesContent = [] } = map.payload;
-// `function name(`, `const name =`, or a method `name(` at the start of the line.
-const NAMED = /function\*?\s+([\w$]+)|(?:const|let|var)\s+([\w$]+)\s*=|^\s*(?:async\s+)?([\w$]+)\s*\(/;
+// A line that starts a named function: `function name(`, `const name = (` (or `= async`,
+// `= function`, `= x =>`), or a method `name(…) {`. A callback passed to a call is left unnamed.
+const DECLARED = [
+  /function\*?\s+([\w$]+)/,
+  /(?:const|let|var)\s+([\w$]+)\s*(?::[^=]+)?=\s*(?:async\s*)?(?:function\b|\(|[\w$]+\s*=>)/,
+];
+const METHOD = /^\s*(?:async\s+)?([\w$]+)\s*\(/;
+const KEYWORDS = new Set(['if', 'for', 'while', 'switch', 'return', 'catch']);
 
 /** The name a source line gives the function that starts on it, or ''. */
 function nameAt(source, line) {
   const text = sourcesContent[sources.indexOf(source)]?.split('\n')[line] ?? '';
-  const match = NAMED.exec(text);
-  const name = match?.[1] ?? match?.[2] ?? match?.[3] ?? '';
-  return ['if', 'for', 'while', 'switch', 'return', 'catch'].includes(name) ? '' : name;
+  const declared = DECLARED.map((pattern) => pattern.exec(text)?.[1]).find(Boolean);
+  if (declared) return declared;
+  const method = text.includes('=>') ? null : METHOD.exec(text)?.[1];
+  return method && !KEYWORDS.has(method) ? method : '';
 }
 
 const positions = JSON.parse(readFileSync(0, 'utf8'));

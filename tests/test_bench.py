@@ -71,15 +71,19 @@ def test_the_apps_calls_through_the_extensions_hooks_count_for_the_app() -> None
 
 def test_a_hot_function_is_named_by_its_source_file_line_and_name(tmp_path: Path) -> None:
     """bench/locate.mjs, on a source map of two functions: the line says where, the name what."""
-    source = "// x\nexport function linkTextMarkers(root) {\n  return 1;\n}\nconst spansOf = (a) => a;\n"
-    # Generated line 1, column 0 -> source line 2; column 10 -> source line 5 (base64 VLQ).
+    source = (
+        "// x\nexport function linkTextMarkers(root) {\n  return 1;\n}\nconst spansOf = (a) => a;\n"
+        "  guard('persist', (state) => {\n"
+    )
+    # Generated line 1, column 0 -> source line 2; column 10 -> line 5; column 20 -> line 6 (base64 VLQ).
     source_map = {"version": 3, "sources": ["../src/ui/message.ts"], "sourcesContent": [source], "names": []}
-    (tmp_path / "bundle.js.map").write_text(json.dumps({**source_map, "mappings": "AACA,UAGA"}))
+    (tmp_path / "bundle.js.map").write_text(json.dumps({**source_map, "mappings": "AACA,UAGA,UACA"}))
     located = subprocess.run(
         ["node", str(ROOT / "bench" / "locate.mjs"), str(tmp_path / "bundle.js.map")],
-        input="[[0, 0], [0, 12]]",
+        input="[[0, 0], [0, 12], [0, 22]]",
         capture_output=True,
         text=True,
         check=True,
     ).stdout
-    assert json.loads(located) == ["ui/message.ts:2 linkTextMarkers", "ui/message.ts:5 spansOf"]
+    # A callback handed to a call has no name of its own: not the callee's.
+    assert json.loads(located) == ["ui/message.ts:2 linkTextMarkers", "ui/message.ts:5 spansOf", "ui/message.ts:6"]

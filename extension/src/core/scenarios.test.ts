@@ -93,6 +93,28 @@ test('every scenario of the mock server has expectations here', async () => {
   assert.deepEqual(models.data.map((m) => m.id).sort(), Object.keys(ENTRIES).sort());
 });
 
+test('every expectation says only what this test checks (a misspelt key would check nothing)', () => {
+  const known = [
+    'like',
+    'format',
+    'titles',
+    'spans',
+    'retrieved',
+    'streamOnly',
+    'fields',
+    'sources',
+    'anchors',
+    'notes',
+  ];
+  for (const [model, entry] of Object.entries(ENTRIES)) {
+    assert.deepEqual(
+      Object.keys(entry).filter((key) => !known.includes(key)),
+      [],
+      model,
+    );
+  }
+});
+
 for (const model of Object.keys(ENTRIES)) {
   const expected = expectationOf(model);
   describe(model, () => {
