@@ -16,9 +16,12 @@ const DECLARED = [
 const METHOD = /^\s*(?:async\s+)?([\w$]+)\s*\(/;
 const KEYWORDS = new Set(['if', 'for', 'while', 'switch', 'return', 'catch']);
 
+const linesOf = new Map(); // a profile names hundreds of functions in a few files: split each once
+
 /** The name a source line gives the function that starts on it, or ''. */
 function nameAt(source, line) {
-  const text = sourcesContent[sources.indexOf(source)]?.split('\n')[line] ?? '';
+  if (!linesOf.has(source)) linesOf.set(source, sourcesContent[sources.indexOf(source)]?.split('\n') ?? []);
+  const text = linesOf.get(source)[line] ?? '';
   const declared = DECLARED.map((pattern) => pattern.exec(text)?.[1]).find(Boolean);
   if (declared) return declared;
   const method = text.includes('=>') ? null : METHOD.exec(text)?.[1];

@@ -48,9 +48,10 @@ export function observeMessages(
     // In slices: a chat opened brings hundreds of answers, and the page must stay responsive.
     const until = performance.now() + SLICE_MS;
     // A finished answer first, then the last answers: a chat opens at its end.
-    const newestFirst = [...pending].reverse();
-    const finished = newestFirst.filter((message) => timing(message) === 'now');
-    for (const message of [...finished, ...newestFirst.filter((message) => !finished.includes(message))]) {
+    const finished: HTMLElement[] = [];
+    const others: HTMLElement[] = [];
+    for (const message of [...pending].reverse()) (timing(message) === 'now' ? finished : others).push(message);
+    for (const message of [...finished, ...others]) {
       pending.delete(message);
       if (message.isConnected) handle(message);
       if (pending.size && performance.now() > until) {
