@@ -31,6 +31,21 @@ test('every other scheme, protocol-relative links and junk are dropped', () => {
   }
 });
 
+test('a path that normalises to another host is dropped, not linked as same-origin', () => {
+  for (const raw of [
+    '/.//evil.com/x',
+    '/..//evil.com/report.pdf',
+    '/%2e//evil.com',
+    '/%2e%2e//evil.com',
+    '/a/../..//evil.com',
+    '/./\\evil.com',
+    '/.\\/evil.com',
+  ]) {
+    assert.equal(safeUrl(raw), null, raw);
+  }
+  assert.equal(safeUrl('/a/./b/../c?q=1'), '/a/c?q=1'); // a path on this site, normalised
+});
+
 test('labels for sources without a title', () => {
   assert.equal(urlLabel('https://www.example.com/docs/guide/'), 'www.example.com/docs/guide');
   assert.equal(urlLabel('https://example.com/r%C3%A9sum%C3%A9.pdf'), 'example.com/résumé.pdf');

@@ -21,12 +21,14 @@ export function safeUrl(raw: unknown): string | null {
 function checkUrl(raw: string): string | null {
   const value = raw.trim();
   if (value === '') return null;
-  // Relative to this origin: "/path", never "//host" (protocol-relative) or "/\host".
+  // Relative to this origin: "/path". What is checked is the path as normalised, since that is
+  // what is linked: "/.//evil.com" normalises to "//evil.com", another host (protocol-relative).
   if (value.startsWith('/')) {
-    if (value.startsWith('//') || value.startsWith('/\\')) return null;
     try {
       const url = new URL(value, 'http://same-origin.invalid');
-      return url.origin === 'http://same-origin.invalid' ? url.pathname + url.search + url.hash : null;
+      const path = url.pathname + url.search + url.hash;
+      const elsewhere = path.startsWith('//') || path.startsWith('/\\');
+      return url.origin === 'http://same-origin.invalid' && !elsewhere ? path : null;
     } catch {
       return null;
     }
