@@ -1,5 +1,6 @@
 /** Routes Open WebUI's socket `events` (chat id, message id, typed data) into the hub. */
 
+import { isId } from '../ids.js';
 import type { Hub } from './hub.js';
 import { messageText } from './message-text.js';
 
@@ -10,15 +11,17 @@ interface Envelope {
   data?: { type?: unknown; data?: unknown };
 }
 
-/** The message an event is about, and its data; null for another viewer's mirror or data that is no object. */
+/** The message an event is about, and its data; null for another viewer's mirror, data that is no
+ * object, or a message id that is no id (ids become request paths: ids.ts). A chat id that is
+ * none (a temporary chat's `local:…`) is no chat to store into. */
 function opened(
   envelope: Envelope,
 ): { messageId: string; chatId: string | null; type: unknown; record: Record<string, unknown> } | null {
-  const messageId = typeof envelope.message_id === 'string' ? envelope.message_id : null;
+  const messageId = isId(envelope.message_id) ? envelope.message_id : null;
   const record = envelope.data?.data;
   // Shared events mirror the same message for other viewers of the chat: seen once already.
   if (!messageId || envelope.shared || typeof record !== 'object' || record === null) return null;
-  const chatId = typeof envelope.chat_id === 'string' ? envelope.chat_id : null;
+  const chatId = isId(envelope.chat_id) ? envelope.chat_id : null;
   return { messageId, chatId, type: envelope.data?.type, record: record as Record<string, unknown> };
 }
 

@@ -6,6 +6,7 @@
  */
 
 import { guard, onDisable } from '../guard.js';
+import { isId } from '../ids.js';
 import { type ChatActivity, chatIdOfPath } from './chat-activity.js';
 import type { DirectRequests, DirectTarget } from './direct-requests.js';
 import type { Hub, StoredMessage } from './hub.js';
@@ -15,10 +16,12 @@ interface StoredChat {
   chat?: { history?: { messages?: Record<string, StoredMessage & { role?: string }> } };
 }
 
+/** A chat's keys are whatever its writer chose (a cloned share, an imported file): only ids are read. */
 function readStoredChat(hub: Hub, chat: StoredChat): void {
+  if (!isId(chat.id)) return;
   const messages = chat.chat?.history?.messages ?? {};
   for (const [messageId, message] of Object.entries(messages)) {
-    if (message?.role === 'assistant') hub.setStored(messageId, chat.id ?? '', message);
+    if (message?.role === 'assistant' && isId(messageId)) hub.setStored(messageId, chat.id, message);
   }
 }
 

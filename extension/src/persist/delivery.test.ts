@@ -6,12 +6,16 @@ import {
   createFakeOpenWebui,
   type FakeClock,
   type FakeOpenWebui,
+  tokenFor,
+  USER,
 } from '../test-support/fake-openwebui.js';
+import { HOSTILE_IDS } from '../test-support/hostile-ids.js';
 import { type DeliveryDeps, deliver } from './delivery.js';
 import { createOpenWebuiApi, failureKind, HttpError, NetworkError, UnreadableResponse } from './openwebui.js';
 
 const CHAT = 'c1';
 const pending = {
+  userId: USER,
   chatId: CHAT,
   messageId: 'a1',
   body: JSON.stringify({ type: 'source', data: { metadata: [{ owc: { title: 'A source' } }] } }),
@@ -28,7 +32,7 @@ function setUp(saved = true) {
   const signIns: Array<() => void> = [];
   const onlines: Array<() => void> = [];
   const deps: DeliveryDeps = {
-    api: createOpenWebuiApi(owui.fetch, () => 'good'),
+    api: createOpenWebuiApi(owui.fetch, () => tokenFor(USER), USER),
     settled: () => clock.sleep(1000),
     sleep: clock.sleep,
     signedIn: () => new Promise((resolve) => signIns.push(resolve)),
@@ -127,7 +131,7 @@ test('signed out (a 401, the session gone): nothing is tried until the user sign
   const { clock, owui, deps, signIn } = setUp();
   owui.token = 'expired';
   clock.at(120_000, () => {
-    owui.token = 'good';
+    owui.token = tokenFor(USER);
     signIn();
   });
   assert.equal(await clock.run(deliver(pending, deps, true)), 'stored');
@@ -140,6 +144,51 @@ test('a 401 while signed in (the chat was deleted): the answer is given up, noth
   owui.chats.delete(CHAT);
   assert.equal(await clock.run(deliver(pending, deps, true)), 'gone');
   assert.equal(posts(owui).length, 0);
+});
+
+test("another person signed in in this browser: nothing of the user's is sent with their session; stored when the user is back", async () => {
+  const { clock, owui, deps, signIn } = setUp();
+  let session = tokenFor('u2');
+  owui.token = session; // Open WebUI takes the other person's session
+  deps.api = createOpenWebuiApi(owui.fetch, () => session, USER);
+  clock.at(120_000, () => {
+    session = owui.token = tokenFor(USER);
+    signIn();
+  });
+  assert.equal(await clock.run(deliver(pending, deps, true)), 'stored');
+  assert.deepEqual(
+    owui.requests.filter((r) => r.at < 120_000),
+    [],
+  );
+  assert.equal(owui.sourceEvents(CHAT, 'a1'), 1);
+});
+
+test("a chat that is not the user's (an admin reading another user's chat): nothing is written into it", async () => {
+  const { clock, owui, deps } = setUp();
+  owui.chats.get(CHAT)!.userId = 'someone-else';
+  assert.equal(await clock.run(deliver(pending, deps, true)), 'gone');
+  assert.equal(owui.sourceEvents(CHAT, 'a1'), 0);
+  assert.deepEqual(
+    owui.requests.map((r) => r.what),
+    [`GET /api/v1/chats/${CHAT}`],
+  );
+});
+
+test('ids from a crafted chat never become a path: no request but to the chat and the session', async () => {
+  for (const id of HOSTILE_IDS) {
+    const { clock, owui, deps } = setUp();
+    const chat = owui.chats.get(CHAT)!;
+    chat.messages[id] = { content: 'The answer [1].' }; // the crafted key, as the chat holds it
+    assert.equal(await clock.run(deliver({ ...pending, messageId: id }, deps, true)), 'gone', id);
+    assert.equal(await clock.run(deliver({ ...pending, chatId: id }, deps, true)), 'gone', id);
+    // The chat's newest message, after ours, is a crafted key: the chat is not put back there.
+    chat.messages = { q1: chat.messages.q1!, a1: chat.messages.a1!, [id]: { content: 'x' } };
+    assert.equal(await clock.run(deliver(pending, deps, true)), 'stored', id);
+    const outside = owui.requests.filter(
+      (r) => r.what !== `GET /api/v1/chats/${CHAT}` && r.what !== `POST /api/v1/chats/${CHAT}/messages/a1/event`,
+    );
+    assert.deepEqual(outside, [], id.slice(0, 40));
+  }
 });
 
 /** After our first post: the page writes its copy without our source back (erasing it), and,
@@ -158,7 +207,7 @@ function writeBacks(clock: FakeClock, owui: FakeOpenWebui, deps: DeliveryDeps, r
     }
     return response;
   };
-  deps.api = createOpenWebuiApi(owui.fetch, () => 'good');
+  deps.api = createOpenWebuiApi(owui.fetch, () => tokenFor(USER), USER);
 }
 
 test('a write-back that erases the stored source: stored again once the page is quiet, and only once', async () => {
@@ -185,7 +234,7 @@ test('a source erased after every post is posted three times, then given up: no 
     if (init?.method === 'POST') clock.at(clock.now() + 200, () => (owui.chats.get(CHAT)!.messages.a1!.sources = []));
     return response;
   };
-  deps.api = createOpenWebuiApi(owui.fetch, () => 'good');
+  deps.api = createOpenWebuiApi(owui.fetch, () => tokenFor(USER), USER);
   assert.equal(await clock.run(deliver(pending, deps, true)), 'posted');
   assert.equal(posts(owui).length, 3);
 });

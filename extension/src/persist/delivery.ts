@@ -15,12 +15,13 @@
 
 import type { StoredMessage } from '../capture/hub.js';
 import { messageText } from '../capture/message-text.js';
+import { isId } from '../ids.js';
 import { failureKind, type OpenWebuiApi, type StoredChat } from './openwebui.js';
 import type { Pending } from './outbox.js';
 import { hasStoredCitations } from './shape.js';
 
 /** stored (by us or another tab); posted as often as it makes sense; gone (the chat was deleted,
- * or Open WebUI refuses the source); unsaved (Open WebUI never saved the message: left for a later page). */
+ * is not the user's to write, or Open WebUI refuses the source); unsaved (Open WebUI never saved the message: left for a later page). */
 export type Outcome = 'stored' | 'posted' | 'gone' | 'unsaved';
 
 export interface DeliveryDeps {
@@ -50,7 +51,7 @@ type State =
 /** What a state's action observed. */
 type Observation =
   | { kind: 'done' }
-  | { kind: 'read'; message: StoredMessage | null; stored: boolean }
+  | { kind: 'read'; message: StoredMessage | null; stored: boolean; writable: boolean }
   | { kind: 'failed'; failure: 'transient' | 'unauthorised' | 'refused' }
   | { kind: 'session'; signedIn: boolean };
 
@@ -99,6 +100,7 @@ function next(state: State, seen: Observation, memory: Memory): State {
       memory.failures = 0;
       const message = seen.kind === 'read' ? seen.message : null;
       if (seen.kind === 'read' && seen.stored) return { name: 'finished', outcome: 'stored' };
+      if (seen.kind === 'read' && !seen.writable) return { name: 'finished', outcome: 'gone' };
       if (!message || !messageText(message)) {
         return ++memory.unsavedReads >= UNSAVED_READS ? { name: 'finished', outcome: 'unsaved' } : { name: 'reading' };
       }
@@ -122,7 +124,7 @@ function next(state: State, seen: Observation, memory: Memory): State {
  * the page may not have written its newer current yet when we read it (measured on 0.8.12). */
 function keepCurrentTarget(chat: StoredChat, messageId: string): string | null {
   const newest = Object.keys(chat.messages).at(-1);
-  return chat.currentId === messageId && newest !== undefined && newest !== messageId ? newest : null;
+  return chat.currentId === messageId && isId(newest) && newest !== messageId ? newest : null;
 }
 
 const KEEP_CURRENT = JSON.stringify({ type: 'message', data: { content: '' } });
@@ -146,10 +148,11 @@ export async function deliver(
           return { kind: 'done' };
         case 'reading': {
           if (memory.unsavedReads > 0) await deps.sleep(Math.min(250 * memory.unsavedReads, 2000));
-          const message = (await deps.api.readChat(chatId)).messages[messageId] ?? null;
+          const chat = await deps.api.readChat(chatId);
+          const message = Object.hasOwn(chat.messages, messageId) ? (chat.messages[messageId] ?? null) : null;
           const stored = message !== null && hasStoredCitations(message.sources);
           if (stored) deps.onStored?.(message);
-          return { kind: 'read', message, stored };
+          return { kind: 'read', message, stored, writable: chat.writable };
         }
         case 'posting':
           // false: Open WebUI could not hand the event on (its database busy, say): tried again.

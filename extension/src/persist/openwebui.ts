@@ -1,11 +1,16 @@
 /**
- * The three requests persist makes to Open WebUI, each response checked, each failure
- * classified (as ky does): the network (no response, or a timeout), HTTP (a response with an
- * error status), or an unreadable answer (a proxy's HTML page with a 200). A bug of ours is none
- * of these: it stays a plain exception.
+ * The three requests persist makes to Open WebUI, the only requests the extension makes: read
+ * a chat, post an event on one of its messages, ask who is signed in. Each is built in one
+ * place (`pathOf`) from ids checked again there, and sent only with the session of the user
+ * it is made for. Each response checked, each failure classified (as ky does): the network (no
+ * response, or a timeout), HTTP (a response with an error status), an unreadable answer (a
+ * proxy's HTML page with a 200), or a request we refuse to send. A bug of ours is none of
+ * these: it stays a plain exception.
  */
 
 import type { StoredMessage } from '../capture/hub.js';
+import { isId } from '../ids.js';
+import { userOfToken } from './session.js';
 
 export class NetworkError extends Error {
   override name = 'NetworkError';
@@ -25,12 +30,25 @@ export class UnreadableResponse extends Error {
   override name = 'UnreadableResponse';
 }
 
+/** Not sent: an id that is not one (a crafted chat's key: `..`, `?`, a path). */
+export class InvalidId extends Error {
+  override name = 'InvalidId';
+}
+
+/** Not sent: the page's session is not the user's the request is made for (signed out, or
+ * another person signed in in this browser). */
+export class OtherSession extends Error {
+  override name = 'OtherSession';
+}
+
 /** What a failure means for storing: try again later, wait for the user to sign in, give this
  * answer up (its chat is gone, or Open WebUI refuses what we send), or a bug of ours. */
 export type FailureKind = 'transient' | 'unauthorised' | 'refused' | 'programming';
 
 export function failureKind(error: unknown): FailureKind {
   if (error instanceof NetworkError || error instanceof UnreadableResponse) return 'transient';
+  if (error instanceof OtherSession) return 'unauthorised';
+  if (error instanceof InvalidId) return 'refused';
   if (!(error instanceof HttpError)) return 'programming';
   if (error.status >= 500 || error.status === 429 || error.status === 408) return 'transient';
   // Open WebUI answers 401 both to an expired session and for a chat that no longer exists.
@@ -42,22 +60,56 @@ export interface StoredChat {
   messages: Record<string, StoredMessage>;
   /** The message the stored chat opens at. */
   currentId: unknown;
+  /** The user may write to it: their own chat, or one shared with them to continue (0.12's
+   * `share_mode`). An admin reading someone else's chat may not. */
+  writable: boolean;
 }
 
+/** Every request the extension makes. */
+type Endpoint =
+  | { name: 'chat'; chatId: string }
+  | { name: 'event'; chatId: string; messageId: string; body: string }
+  | { name: 'session' };
+
+const segment = (id: string): string => {
+  if (!isId(id)) throw new InvalidId(`not an id: ${JSON.stringify(String(id).slice(0, 40))}`);
+  return encodeURIComponent(id);
+};
+
+function pathOf(endpoint: Endpoint): string {
+  switch (endpoint.name) {
+    case 'chat':
+      return `/api/v1/chats/${segment(endpoint.chatId)}`;
+    case 'event':
+      return `/api/v1/chats/${segment(endpoint.chatId)}/messages/${segment(endpoint.messageId)}/event`;
+    case 'session':
+      return '/api/v1/auths/';
+  }
+}
+
+/** Requests made for one user: sent only while the page's session is that user's. */
 export interface OpenWebuiApi {
   readChat(chatId: string): Promise<StoredChat>;
   /** `POST …/event`; false when Open WebUI could not hand the event on. */
   postEvent(chatId: string, messageId: string, body: string): Promise<boolean>;
-  /** Whether the page's session is valid (a 401 on a chat then means the chat is gone). */
+  /** Whether the page's session is valid and the user's (a 401 on a chat then means the chat is gone). */
   signedIn(): Promise<boolean>;
 }
 
 // A request that hangs (a proxy holding the connection) is a network failure, retried.
 const TIMEOUT_MS = 30_000;
 
-export function createOpenWebuiApi(fetch: typeof window.fetch, token: () => string | null): OpenWebuiApi {
-  const request = async (url: string, init: RequestInit = {}): Promise<unknown> => {
-    const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${token() ?? ''}` };
+export function createOpenWebuiApi(
+  fetch: typeof window.fetch,
+  token: () => string | null,
+  userId: string,
+): OpenWebuiApi {
+  const request = async (endpoint: Endpoint): Promise<unknown> => {
+    const url = pathOf(endpoint);
+    const session = token();
+    if (userOfToken(session) !== userId) throw new OtherSession(url);
+    const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${session}` };
+    const init: RequestInit = endpoint.name === 'event' ? { method: 'POST', body: endpoint.body } : {};
     let response: Response;
     let text: string;
     try {
@@ -76,22 +128,28 @@ export function createOpenWebuiApi(fetch: typeof window.fetch, token: () => stri
 
   return {
     async readChat(chatId) {
-      const chat: unknown = await request(`/api/v1/chats/${chatId}`);
-      const history = (chat as { chat?: { history?: { messages?: unknown; currentId?: unknown } } } | null)?.chat
-        ?.history;
+      const chat = (await request({ name: 'chat', chatId })) as {
+        user_id?: unknown;
+        chat?: { share_mode?: unknown; history?: { messages?: unknown; currentId?: unknown } };
+      } | null;
+      const history = chat?.chat?.history;
       if (typeof history?.messages !== 'object' || history.messages === null) {
-        throw new UnreadableResponse(`/api/v1/chats/${chatId}: no chat history`);
+        throw new UnreadableResponse(`chat ${chatId}: no chat history`);
       }
-      return { messages: history.messages as Record<string, StoredMessage>, currentId: history.currentId };
+      return {
+        messages: history.messages as Record<string, StoredMessage>,
+        currentId: history.currentId,
+        writable: chat!.user_id === userId || chat!.chat!.share_mode === 'continue',
+      };
     },
     async postEvent(chatId, messageId, body) {
-      const answer = await request(`/api/v1/chats/${chatId}/messages/${messageId}/event`, { method: 'POST', body });
+      const answer = await request({ name: 'event', chatId, messageId, body });
       if (typeof answer !== 'boolean') throw new UnreadableResponse('event: not a boolean');
       return answer;
     },
     async signedIn() {
       try {
-        await request('/api/v1/auths/');
+        await request({ name: 'session' });
         return true;
       } catch (error) {
         if (failureKind(error) === 'unauthorised') return false;

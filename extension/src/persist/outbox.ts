@@ -3,7 +3,13 @@
  * stored a second or more after it finishes (store.ts waits for the chat's writes to settle),
  * and a reload or a closed tab in that moment would otherwise lose them for good. The next page
  * of Open WebUI, in any tab, stores what is left here.
+ *
+ * Each entry belongs to the user who was shown the answer, and is handed only to a page signed
+ * in as that user: on a shared browser, someone else signing in neither sends it with their
+ * session nor drops it. localStorage is anyone's to write: an entry is read as untrusted data.
  */
+
+import { isId } from '../ids.js';
 
 const PREFIX = 'owui-citations:outbox:';
 // An answer whose chat was deleted or never saved: do not carry it forever.
@@ -13,6 +19,8 @@ const MAX_AGE_MS = 7 * 24 * 3600_000;
 export const MAX_OUTBOX_CHARS = 1_000_000;
 
 export interface Pending {
+  /** Whose answer it was: sent only with that user's session. */
+  userId: string;
   chatId: string;
   messageId: string;
   /** The JSON body of the source event to store. */
@@ -22,8 +30,8 @@ export interface Pending {
 export interface Outbox {
   put(pending: Pending): void;
   remove(messageId: string): void;
-  /** What earlier pages left; drops what is too old or unreadable. */
-  pending(): Pending[];
+  /** What earlier pages left for this user; drops what is too old or unreadable, keeps other users'. */
+  pending(userId: string): Pending[];
 }
 
 const outboxKeys = (storage: Storage): string[] =>
@@ -46,7 +54,7 @@ export function createOutbox(storage: Storage, now: () => number = Date.now): Ou
       }
     },
     remove: (messageId) => storage.removeItem(PREFIX + messageId),
-    pending() {
+    pending(userId) {
       const pending: Pending[] = [];
       for (const key of outboxKeys(storage)) {
         let entry: Partial<Pending & { at: number }> | null = null;
@@ -56,10 +64,17 @@ export function createOutbox(storage: Storage, now: () => number = Date.now): Ou
           // unreadable: dropped below
         }
         const usable =
-          typeof entry?.chatId === 'string' && typeof entry.messageId === 'string' && typeof entry.body === 'string';
-        if (usable && typeof entry!.at === 'number' && now() - entry!.at < MAX_AGE_MS) {
-          pending.push({ chatId: entry!.chatId!, messageId: entry!.messageId!, body: entry!.body! });
-        } else storage.removeItem(key);
+          isId(entry?.userId) &&
+          isId(entry.chatId) &&
+          isId(entry.messageId) &&
+          key === PREFIX + entry.messageId &&
+          typeof entry.body === 'string' &&
+          typeof entry.at === 'number' &&
+          now() - entry.at < MAX_AGE_MS;
+        if (!usable) storage.removeItem(key);
+        else if (entry!.userId === userId) {
+          pending.push({ userId, chatId: entry!.chatId!, messageId: entry!.messageId!, body: entry!.body! });
+        }
       }
       return pending;
     },

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { extractCitations } from '../core/index.js';
-import { hasStoredCitations, toNativeSource } from './shape.js';
+import { hasStoredCitations, MAX_EVENT_CHARS, sourceEventBody, toNativeSource } from './shape.js';
 
 const captured = extractCitations({
   extra: JSON.stringify({
@@ -195,5 +195,37 @@ test("regression: a source only Open WebUI stored comes after the extension's, s
       [2, 'B'],
       [3, 'Z'],
     ],
+  );
+});
+
+test('what an answer stores stays within the cap: snippets go first, then the last sources', () => {
+  const sources = (count: number, words: number) =>
+    extractCitations({
+      search_results: Array.from({ length: count }, (_, i) => ({
+        url: `https://s${i}.example/page`,
+        title: `Source ${i}`,
+        snippet: `word${i} `.repeat(words),
+      })),
+    }).citations;
+  const small = sources(3, 10);
+  assert.equal(sourceEventBody(small), JSON.stringify({ type: 'source', data: toNativeSource(small) }));
+
+  const many = sources(300, 500); // every snippet near the cap of one: about 3 MB stored whole
+  const trimmed = JSON.parse(sourceEventBody(many));
+  assert.ok(JSON.stringify(trimmed).length <= MAX_EVENT_CHARS);
+  const reread = extractCitations({ sources: [trimmed.data] }).citations;
+  assert.deepEqual(
+    reread.map((c) => [c.title, c.url, c.snippet]),
+    many.map((c) => [c.title, c.url, null]),
+  );
+
+  const tooMany = sources(1000, 500).map((c) => ({ ...c, title: c.title.padEnd(450, '.') }));
+  const kept = JSON.parse(sourceEventBody(tooMany));
+  assert.ok(JSON.stringify(kept).length <= MAX_EVENT_CHARS);
+  const titles = extractCitations({ sources: [kept.data] }).citations.map((c) => c.title);
+  assert.ok(titles.length > 0 && titles.length < 1000);
+  assert.deepEqual(
+    titles,
+    tooMany.slice(0, titles.length).map((c) => c.title),
   );
 });

@@ -8,6 +8,10 @@
 
 import { type Citation, distinctNames, isOwnSource, isWebUrl, STORED_KEY } from '../core/index.js';
 
+// What one answer adds to its chat is stored for good and loaded at every opening of the
+// chat: its event never takes more than this many characters of JSON.
+export const MAX_EVENT_CHARS = 512 * 1024;
+
 export interface NativeSource {
   source: { id: string; name: string };
   document: string[];
@@ -31,6 +35,28 @@ export function toNativeSource(citations: readonly Citation[]): NativeSource {
     })),
     ...(similarity ? { distances: citations.map((c) => c.score!) } : {}),
   };
+}
+
+/** The source event stored for an answer, within MAX_EVENT_CHARS: when the whole is larger,
+ * the snippets go first (a quote stays, without its place in them), then the last sources. */
+export function sourceEventBody(citations: readonly Citation[]): string {
+  const body = (kept: readonly Citation[]): string => JSON.stringify({ type: 'source', data: toNativeSource(kept) });
+  const whole = body(citations);
+  if (whole.length <= MAX_EVENT_CHARS) return whole;
+  const bare = citations.map((c) => ({
+    ...c,
+    snippet: null,
+    quote: c.quote && { ...c.quote, start: null, end: null },
+  }));
+  // The most sources that fit, found by halving: each try serialises at most every source once.
+  let fits = 0;
+  let over = bare.length + 1;
+  while (over - fits > 1) {
+    const middle = (fits + over) >> 1;
+    if (body(bare.slice(0, middle)).length <= MAX_EVENT_CHARS) fits = middle;
+    else over = middle;
+  }
+  return body(bare.slice(0, fits));
 }
 
 /** Whether a stored message already holds citations stored by this extension. */

@@ -1,11 +1,13 @@
 /**
- * Stores captured citations on their message, exactly once: after the answer is finished and
+ * Stores captured citations on their message, exactly once: only answers this page saw being
+ * answered (never a chat merely opened: a viewer, an admin reading someone's chat, writes
+ * nothing), and only into the user's own chats; after the answer is finished and
  * the page has written the chat back, by the tab that asked for the answer first (claims.ts),
  * under a lock shared by every tab of this browser (Web Locks), and only when the stored
  * chat does not hold them yet (delivery.ts, which also retries what fails). Never for temporary
  * chats, nor for sources Open WebUI stored itself (its RAG, web search). A page that goes away
- * before they are stored leaves them in the outbox (outbox.ts), for the next page to store: a
- * reload in that moment loses nothing.
+ * before they are stored leaves them in the outbox (outbox.ts), for the next page signed in as
+ * the same user to store: a reload in that moment loses nothing.
  */
 
 import { keepLast } from '../bounded.js';
@@ -16,7 +18,8 @@ import { createClaims, storeLock } from './claims.js';
 import { type DeliveryDeps, deliver, type Outcome } from './delivery.js';
 import { createOpenWebuiApi } from './openwebui.js';
 import { createOutbox, type Pending } from './outbox.js';
-import { toNativeSource } from './shape.js';
+import { userOfToken } from './session.js';
+import { sourceEventBody } from './shape.js';
 
 const isTemporary = (chatId: string): boolean => chatId.startsWith('local:') || chatId === 'local';
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -55,18 +58,23 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
     guard('persist', () => unsaved.forEach(outbox.put)),
   );
   activity.onAsk(guard('persist', claims.claim));
+  const token = () => localStorage.getItem('token');
   const signIns = signal();
   const online = signal();
-  activity.onSignIn(() => setTimeout(signIns.fire, AFTER_SIGN_IN_MS));
-  window.addEventListener('storage', (event) => event.key === 'token' && event.newValue && signIns.fire());
+  // Signed in (as the same user or another): what earlier pages left for that user is stored now.
+  const signedIn = guard('persist', () => {
+    signIns.fire();
+    replayOutbox();
+  });
+  activity.onSignIn(() => setTimeout(signedIn, AFTER_SIGN_IN_MS));
+  window.addEventListener('storage', (event) => event.key === 'token' && event.newValue && signedIn());
   window.addEventListener('online', online.fire);
-  const api = createOpenWebuiApi(fetch, () => localStorage.getItem('token'));
 
   async function store(pending: Pending, left: boolean): Promise<void> {
     const { chatId, messageId } = pending;
     unsaved.set(messageId, pending);
     const deps: DeliveryDeps = {
-      api,
+      api: createOpenWebuiApi(fetch, token, pending.userId),
       settled: activity.settled,
       sleep,
       signedIn: () => Promise.race([signIns.next(), sleep(SESSION_CHECK_MS)]),
@@ -98,19 +106,25 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
     void store(pending, left).catch((error: unknown) => fail('persist', error));
   };
 
+  // The user whose answers this page stores: the one signed in when an answer finishes, or
+  // last signed in (a session that expired as the answer streamed is the same person's).
+  let user: string | null = null;
+  const currentUser = (): string | null => (user = userOfToken(token()) ?? user);
+
   hub.subscribe(
     guard('persist', (state: MessageState) => {
-      if (!state.done || !state.chatId || started.has(state.messageId)) return;
+      if (!state.done || !state.live || !state.chatId || started.has(state.messageId)) return;
       const { format, citations } = hub.citations(state.messageId);
-      if (isTemporary(state.chatId) || !format || format === 'open-webui' || citations.length === 0) {
+      const userId = currentUser();
+      if (!userId || isTemporary(state.chatId) || !format || format === 'open-webui' || citations.length === 0) {
         return claims.release(state.messageId);
       }
-      start({
-        chatId: state.chatId,
-        messageId: state.messageId,
-        body: JSON.stringify({ type: 'source', data: toNativeSource(citations) }),
-      });
+      start({ userId, chatId: state.chatId, messageId: state.messageId, body: sourceEventBody(citations) });
     }),
   );
-  for (const pending of outbox.pending()) start(pending, true);
+  function replayOutbox(): void {
+    const userId = userOfToken(token());
+    if (userId) for (const pending of outbox.pending(userId)) start(pending, true);
+  }
+  replayOutbox();
 }

@@ -3,6 +3,8 @@
  * message event, the session), with faults to inject; and a fake clock for its waits.
  */
 
+import { userOfToken } from '../persist/session.js';
+
 interface FakeMessage {
   content: string;
   sources?: unknown[];
@@ -17,13 +19,21 @@ export interface FakeOpenWebui {
   fetch: typeof fetch;
   /** Every request, `METHOD path`, with the clock's time. */
   requests: Array<{ at: number; what: string }>;
-  chats: Map<string, { messages: Record<string, FakeMessage>; currentId: string }>;
+  /** Chats by id; `userId`: whose chat it is (the signed-in user's when not given). */
+  chats: Map<string, { messages: Record<string, FakeMessage>; currentId: string; userId?: string }>;
   /** Decides, per request, whether it meets a fault. */
   fault: (method: string, path: string) => Fault | undefined;
+  /** The session Open WebUI accepts (`tokenFor(user)`). */
   token: string;
   /** The sources of a message that are source events (what persist posts). */
   sourceEvents(chatId: string, messageId: string): number;
 }
+
+export const USER = 'u1';
+
+/** A session token as Open WebUI makes it: a JWT whose claims name the user (not signed here). */
+export const tokenFor = (userId: string): string =>
+  `eyJhbGciOiJIUzI1NiJ9.${Buffer.from(JSON.stringify({ id: userId })).toString('base64url')}.signature`;
 
 const json = (value: unknown, status = 200) =>
   new Response(JSON.stringify(value), { status, headers: { 'Content-Type': 'application/json' } });
@@ -35,7 +45,7 @@ export function createFakeOpenWebui(clock: FakeClock): FakeOpenWebui {
     requests: [],
     chats: new Map(),
     fault: () => undefined,
-    token: 'good',
+    token: tokenFor(USER),
     sourceEvents: (chatId, messageId) => (fake.chats.get(chatId)?.messages[messageId]?.sources ?? []).length,
     async fetch(input, init) {
       const path = String(input);
@@ -54,13 +64,15 @@ export function createFakeOpenWebui(clock: FakeClock): FakeOpenWebui {
   };
 
   function handle(method: string, path: string, body: unknown, signedIn: boolean): Response {
-    if (path === '/api/v1/auths/') return signedIn ? json({ id: 'u1' }) : json({ detail: 'Not authenticated' }, 401);
+    const user = userOfToken(fake.token);
+    if (path === '/api/v1/auths/') return signedIn ? json({ id: user }) : json({ detail: 'Not authenticated' }, 401);
     const [, chatId, messageId] = /^\/api\/v1\/chats\/([^/]+)(?:\/messages\/([^/]+)\/event)?$/.exec(path) ?? [];
     const chat = chatId === undefined ? undefined : fake.chats.get(chatId);
     if (!signedIn || !chat) return json({ detail: 'You do not have permission' }, 401);
     if (method === 'GET' && !messageId) {
       return json({
         id: chatId,
+        user_id: chat.userId ?? user ?? USER,
         chat: { history: structuredClone({ messages: chat.messages, currentId: chat.currentId }) },
       });
     }
