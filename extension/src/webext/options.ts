@@ -6,7 +6,7 @@
 /// <reference types="chrome" />
 
 import { api } from './api.js';
-import { originPattern, pagePatterns, patternLabel } from './patterns.js';
+import { originPattern, pagePatterns, patternLabel, wildcardGrants } from './patterns.js';
 
 // Firefox's match patterns have no port (a pattern covers every port of its host); Chromium's do.
 const keepPort = !location.protocol.startsWith('moz-');
@@ -18,14 +18,17 @@ const address = element<HTMLInputElement>('address');
 const status = element<HTMLParagraphElement>('status');
 const sites = element<HTMLUListElement>('sites');
 const none = element<HTMLParagraphElement>('none');
+const wildcards = element<HTMLParagraphElement>('wildcards');
 
 form.addEventListener('submit', (event) => {
   event.preventDefault();
   const pattern = originPattern(address.value, keepPort);
   if (!pattern) {
     say(
-      'Enter an address that starts with http:// or https://, ' +
-        'such as https://chat.example.com or http://localhost:3000.',
+      address.value.includes('*')
+        ? 'Enter one site, without *: the extension runs only on the sites named here.'
+        : 'Enter an address that starts with http:// or https://, ' +
+            'such as https://chat.example.com or http://localhost:3000.',
     );
     return;
   }
@@ -81,6 +84,8 @@ async function showSites(): Promise<void> {
   const patterns = pagePatterns(origins);
   sites.replaceChildren(...patterns.map(siteItem));
   none.hidden = patterns.length > 0;
+  // Granted in the browser's own UI ("all websites"), never by this page: not used (pagePatterns).
+  wildcards.hidden = wildcardGrants(origins).length === 0;
 }
 
 function say(text: string): void {

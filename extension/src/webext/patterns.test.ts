@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { contentScript, originPattern, pagePatterns, patternLabel, SCRIPT_ID, syncStep } from './patterns.js';
+import {
+  contentScript,
+  originPattern,
+  pagePatterns,
+  patternLabel,
+  SCRIPT_ID,
+  syncStep,
+  wildcardGrants,
+} from './patterns.js';
 
 test('an address becomes its origin pattern: path, query and fragment dropped, port kept', () => {
   assert.equal(originPattern('https://chat.example.com'), 'https://chat.example.com/*');
@@ -49,6 +57,34 @@ test('the bundle runs on granted http(s) origins only, each once, in a stable or
     ['http://a.example:3000/*', 'https://b.example/*'],
   );
   assert.deepEqual(pagePatterns(undefined), []);
+});
+
+test('a wildcard grant never becomes a page pattern: every site, every subdomain, every scheme', () => {
+  // What the browser's own UI grants ("all websites", Firefox's about:addons toggle) or a wildcard subdomain.
+  const wildcards = [
+    'https://*/*',
+    'http://*/*',
+    '*://*/*',
+    '<all_urls>',
+    'https://*.example.com/*',
+    'http://*.localhost/*',
+    'https://*:8080/*',
+  ];
+  assert.deepEqual(pagePatterns([...wildcards, 'https://chat.example.com/*', 'http://localhost/*']), [
+    'http://localhost/*',
+    'https://chat.example.com/*',
+  ]);
+  // The options page names them: granted, but not used.
+  assert.deepEqual(wildcardGrants([...wildcards, 'https://chat.example.com/*', 'chrome://favicon/*']), [
+    '*://*/*',
+    '<all_urls>',
+    'http://*.localhost/*',
+    'http://*/*',
+    'https://*.example.com/*',
+    'https://*/*',
+    'https://*:8080/*',
+  ]);
+  assert.deepEqual(wildcardGrants(undefined), []);
 });
 
 test('an origin pattern is shown as the address the user typed', () => {

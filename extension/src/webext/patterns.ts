@@ -27,9 +27,29 @@ export function originPattern(input: string, keepPort = true): string | null {
   return `${url.protocol}//${keepPort ? url.host : url.hostname}/*`;
 }
 
-/** The granted origins the bundle runs on: http(s) patterns only, each once, sorted. */
+// A match pattern's host: `https://chat.example.com/*` → `chat.example.com`.
+const HOST = /^[^:/]+:\/\/([^/]*)\//;
+
+/** A grant of many sites: `<all_urls>`, or a host with a `*` (every site, or every subdomain of one). */
+function isWildcard(pattern: string): boolean {
+  return pattern === '<all_urls>' || (HOST.exec(pattern)?.[1] ?? '').includes('*');
+}
+
+const sortedOnce = (patterns: string[]): string[] => [...new Set(patterns)].sort();
+
+/**
+ * The granted origins the bundle runs on: http(s) patterns of one host only, each once, sorted.
+ * Never a wildcard, whatever the browser granted ("all websites" in its own UI, a subdomain
+ * wildcard): the bundle patches the page's fetch and reads its token, so it runs only on the
+ * hosts the user named.
+ */
 export function pagePatterns(origins: readonly string[] | undefined): string[] {
-  return [...new Set((origins ?? []).filter((origin) => /^https?:\/\//.test(origin)))].sort();
+  return sortedOnce((origins ?? []).filter((origin) => /^https?:\/\//.test(origin) && !isWildcard(origin)));
+}
+
+/** The granted wildcards, which the bundle never runs on (the options page says so), each once, sorted. */
+export function wildcardGrants(origins: readonly string[] | undefined): string[] {
+  return sortedOnce((origins ?? []).filter(isWildcard));
 }
 
 /** An origin pattern as the options page shows it: `https://chat.example.com/*` → `https://chat.example.com`. */
