@@ -1,4 +1,7 @@
-"""`make demo`: the mock server, the LiteLLM proxy and a real Open WebUI connected to them, until Ctrl-C."""
+"""`make demo`: the mock server, the LiteLLM proxy and a real Open WebUI connected to them, until Ctrl-C.
+
+Open WebUI has a login (an admin whose password this run prints) and starts with empty data:
+any web page visited meanwhile could otherwise sign in to it as admin (stack.Demo)."""
 
 import argparse
 import signal
@@ -7,6 +10,7 @@ import threading
 
 from .processes import ServiceError
 from .stack import ROOT
+from .stack import Demo
 from .stack import running_stack
 
 
@@ -25,6 +29,7 @@ def main() -> int:
     args = parser.parse_args()
 
     workdir = ROOT / ".owui"
+    demo = Demo.new()
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     print("Starting the mock server, the LiteLLM proxy and Open WebUI (about 20 s)…", flush=True)
@@ -35,10 +40,12 @@ def main() -> int:
             token_delay_ms=args.token_delay_ms,
             first_token_delay_ms=args.first_token_delay_ms,
             ports=(args.mock_port, args.port, args.litellm_port),
+            demo=demo,
         ) as stack:
             print(f"Mock server:  {stack.mock_url}/docs")
             print(f"LiteLLM:      {stack.litellm_url} (Claude and Gemini scenarios, through the real proxy)")
             print(f"\nOpen WebUI is ready:  {stack.webui_url}/?model=openrag", flush=True)
+            print(f"Sign in as {demo.admin_email}, password {demo.admin_password} (new at every run).", flush=True)
             print("Every scenario is a model; pick one in the model menu or use ?model=<scenario>.")
             print(f"Logs in {workdir / 'logs'}. Ctrl-C stops them all.", flush=True)
             stop.wait()

@@ -2,6 +2,8 @@
 
 import json
 import os
+import secrets
+import shutil
 import sys
 from collections.abc import Iterator
 from collections.abc import Sequence
@@ -17,6 +19,7 @@ from .litellm import MASTER_KEY
 from .litellm import litellm_proxy
 from .litellm import proxied
 from .processes import Service
+from .processes import ServiceError
 from .processes import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,15 +45,45 @@ class Stack:
     mock_url: str
     webui_url: str
     litellm_url: str
-    token: str  # the admin's, in Open WebUI's no-login mode
+    token: str  # the admin's: in Open WebUI's no-login mode, or the demo's admin
 
     def api(self) -> httpx.Client:
         return httpx.Client(base_url=self.webui_url, headers={"Authorization": f"Bearer {self.token}"}, timeout=60)
 
 
+@dataclass(frozen=True)
+class Demo:
+    """What locks `make demo` to its user: while it runs, any web page the developer visits could
+    call 127.0.0.1. Open WebUI with a login (an admin whose password is printed at start), a
+    secret key of this run, cross-origin calls from its own page only (Open WebUI and the mock).
+    The tests' stack has none of it: they use Open WebUI's no-login mode."""
+
+    secret_key: str
+    admin_email: str
+    admin_password: str
+
+    @classmethod
+    def new(cls) -> "Demo":
+        # Open WebUI accepts an @localhost address (utils/misc.py validate_email_format).
+        return cls(secrets.token_urlsafe(32), "admin@localhost", secrets.token_urlsafe(16))
+
+
+def local_origins(port: int) -> list[str]:
+    """The origins of the page a service on this machine serves at ``port``: 127.0.0.1, as the
+    demo prints it, and localhost, the same server."""
+    return [f"http://127.0.0.1:{port}", f"http://localhost:{port}"]
+
+
 def mock_server(
-    port: int, log_path: Path, token_delay_ms: int = 0, extra_args: Sequence[str] = (), first_token_delay_ms: int = 0
+    port: int,
+    log_path: Path,
+    token_delay_ms: int = 0,
+    extra_args: Sequence[str] = (),
+    first_token_delay_ms: int = 0,
+    cors_origins: Sequence[str] = (),
 ) -> Service:
+    """The mock on 127.0.0.1; ``cors_origins``, the only pages that may call it from a browser
+    (else any page on this machine: mock_server/app.py)."""
     command = [
         sys.executable,
         "-m",
@@ -65,7 +98,8 @@ def mock_server(
         str(first_token_delay_ms),
         *extra_args,
     ]
-    return Service("mock server", command, log_path)
+    env = {"MOCK_SERVER_CORS_ORIGINS": ";".join(cors_origins)} if cors_origins else {}
+    return Service("mock server", command, log_path, env)
 
 
 def _connections(mock_url: str, litellm_url: str, scenario_dirs: Sequence[Path]) -> dict:
@@ -97,9 +131,21 @@ def _connections_env(connections: dict) -> dict[str, str]:
     }
 
 
-def sign_in(webui_url: str) -> str:
-    """The admin's token, in Open WebUI's no-login mode."""
-    signin = httpx.post(f"{webui_url}/api/v1/auths/signin", json={"email": "", "password": ""}, timeout=60)
+def sign_in(webui_url: str, demo: Demo | None = None) -> str:
+    """The admin's token: in Open WebUI's no-login mode, or the demo's admin. Open WebUI 0.7+
+    created that admin at start (WEBUI_ADMIN_EMAIL, open_webui/main.py lifespan →
+    utils/auth.py create_admin_user); earlier lines lack those variables, and there the first
+    user to sign up becomes the admin (routers/auths.py signup)."""
+    email, password = (demo.admin_email, demo.admin_password) if demo else ("", "")
+    signin = httpx.post(f"{webui_url}/api/v1/auths/signin", json={"email": email, "password": password}, timeout=60)
+    if demo and signin.status_code in (400, 401, 403):
+        signin = httpx.post(
+            f"{webui_url}/api/v1/auths/signup",
+            json={"name": "Admin", "email": email, "password": password},
+            timeout=60,
+        )
+    if demo and signin.is_error:
+        raise ServiceError(f"Open WebUI refused the demo's admin ({signin.status_code}): {signin.text[:300]}")
     signin.raise_for_status()
     return signin.json()["token"]
 
@@ -173,8 +219,10 @@ def open_webui(
     log_path: Path,
     extra_env: dict[str, str] | None = None,
     scenario_dirs: Sequence[Path] = (),
+    demo: Demo | None = None,
 ) -> Service:
-    """A real Open WebUI from its pinned venv: offline, no login, no background LLM tasks."""
+    """A real Open WebUI from its pinned venv, on 127.0.0.1: offline, no background LLM tasks, no
+    login unless ``demo`` (then its admin, its secret key, CORS for its own page only)."""
     mock_url = f"http://127.0.0.1:{mock_port}/v1"
     data_dir.mkdir(parents=True, exist_ok=True)
     env = {
@@ -206,6 +254,17 @@ def open_webui(
         "ENABLE_RETRIEVAL_QUERY_GENERATION": "False",
         **(extra_env or {}),
     }
+    if demo:
+        env |= {
+            "WEBUI_AUTH": "True",
+            "WEBUI_SECRET_KEY": demo.secret_key,  # signs the session tokens: none outlives the run
+            # Created at start when the database has no user (0.7+: open_webui/env.py, main.py).
+            "WEBUI_ADMIN_EMAIL": demo.admin_email,
+            "WEBUI_ADMIN_PASSWORD": demo.admin_password,
+            "WEBUI_ADMIN_NAME": "Admin",
+            # Open WebUI's default is `*`: any page could read its answers (config.py CORS_ALLOW_ORIGIN).
+            "CORS_ALLOW_ORIGIN": ";".join(local_origins(port)),
+        }
     command = [str(OWUI_VENV / "bin" / "open-webui"), "serve", "--host", "127.0.0.1", "--port", str(port)]
     return Service("Open WebUI", command, log_path, env)
 
@@ -218,18 +277,26 @@ def running_stack(
     scenario_dirs: Sequence[Path] = (),
     first_token_delay_ms: int = 0,
     ports: tuple[int, int, int] | None = None,
+    demo: Demo | None = None,
 ) -> Iterator[Stack]:
     """The mock server, the LiteLLM proxy and Open WebUI, each a real process, until the block
     ends; on free ports unless ``ports`` (mock, Open WebUI, LiteLLM) are given. ``workdir``
-    receives Open WebUI's data, LiteLLM's config and the logs."""
+    receives Open WebUI's data, LiteLLM's config and the logs. With ``demo``, Open WebUI's
+    data starts empty: its admin is created only in a database without users."""
     mock_port, webui_port, litellm_port = ports or (free_port(), free_port(), free_port())
     mock_url, webui_url = f"http://127.0.0.1:{mock_port}", f"http://127.0.0.1:{webui_port}"
     logs = workdir / "logs"
+    data_dir = workdir / "owui-data"
+    if demo:
+        shutil.rmtree(data_dir, ignore_errors=True)
     scenario_args = [arg for directory in scenario_dirs for arg in ("--scenarios", str(directory))]
-    mock = mock_server(mock_port, logs / "mock-server.log", token_delay_ms, scenario_args, first_token_delay_ms).start()
+    cors_origins = local_origins(webui_port) if demo else ()
+    mock = mock_server(
+        mock_port, logs / "mock-server.log", token_delay_ms, scenario_args, first_token_delay_ms, cors_origins
+    ).start()
     litellm = litellm_proxy(litellm_port, mock_url, load_scenarios(list(scenario_dirs)), workdir, logs / "litellm.log")
     webui = open_webui(
-        webui_port, mock_port, litellm_port, workdir / "owui-data", logs / "open-webui.log", extra_env, scenario_dirs
+        webui_port, mock_port, litellm_port, data_dir, logs / "open-webui.log", extra_env, scenario_dirs, demo
     )
     try:
         mock.wait_until_ready(f"{mock_url}/v1/models", 30)
@@ -237,7 +304,7 @@ def running_stack(
         webui.start()
         litellm.wait_until_ready(f"http://127.0.0.1:{litellm_port}/health/liveliness", 120)
         webui.wait_until_ready(f"{webui_url}/health", 180)
-        token = sign_in(webui_url)
+        token = sign_in(webui_url, demo)
         connect_to_mock(webui_url, token, mock_port, litellm_port, scenario_dirs)
         ask_for_sources(webui_url, token, scenario_dirs)
         yield Stack(mock_url, webui_url, f"http://127.0.0.1:{litellm_port}", token)
