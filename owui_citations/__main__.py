@@ -56,6 +56,9 @@ def main() -> int:
     except (InstallError, Unreachable) as error:
         print(f"owui-citations: {error}", file=sys.stderr)
         return 2
+    except OSError as error:  # e.g. a link swapped in between a check and the open that refuses it (O_NOFOLLOW)
+        print(f"owui-citations: {error}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -34,5 +34,4 @@ def served(base_url: str) -> Served:
         version = json.loads(_get(f"{base}/api/version"))["version"]
     except (ValueError, KeyError, TypeError) as error:
         raise Unreachable(f"{base}/api/version does not answer like an Open WebUI") from error
-    loader = _get(f"{base}/static/loader.js").decode("utf-8", errors="replace")
-    return Served(str(version), bundle_version(loader))
+    return Served(str(version), bundle_version(_get(f"{base}/static/loader.js")))

