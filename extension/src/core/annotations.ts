@@ -1,6 +1,7 @@
 /** OpenAI-style url_citation annotations, nested (Chat Completions) or flat (Responses, some proxies). */
 
 import { int, isObject, type JsonObject, obj, str } from './json.js';
+import { MAX_ANCHORS } from './limits.js';
 import type { Draft, OffsetUnit } from './model.js';
 
 export interface UrlCitation {
@@ -37,7 +38,8 @@ export function draftsFromAnnotations(
       byUrl.set(citation.url, draft);
     }
     if (citation.title && !/^\d+$/.test(citation.title)) draft.title ??= citation.title;
-    if (citation.start !== null && citation.end !== null)
+    // The first MAX_ANCHORS spans: finalize keeps no more (limits.ts).
+    if (citation.start !== null && citation.end !== null && draft.anchors!.length < MAX_ANCHORS)
       draft.anchors!.push({ start: citation.start, end: citation.end, unit });
   }
   return [...byUrl.values()];

@@ -1,7 +1,7 @@
 /** Drafts of one payload → numbered, de-duplicated, safe citations. */
 
 import { untitledSource } from './i18n.js';
-import { boundSnippet } from './limits.js';
+import { boundField, boundFile, boundId, boundList, boundSnippet, MAX_ANCHORS, MAX_REFS } from './limits.js';
 import type { Citation, Draft, ExtractOptions } from './model.js';
 import { verifyQuote } from './quote.js';
 import { fileName, safeUrl, urlLabel } from './urls.js';
@@ -24,8 +24,10 @@ function merge(into: Citation, draft: Citation): void {
   const last = Math.max(into.pageEnd ?? -Infinity, draft.pageEnd ?? -Infinity, into.pages.at(-1) ?? -Infinity);
   into.page = into.pages[0] ?? null;
   into.pageEnd = into.page !== null && last > into.page ? last : null;
-  into.refs = [...new Set([...into.refs, ...draft.refs])];
-  into.anchors.push(...draft.anchors);
+  // Both are within their caps already; what is merged keeps them (the first ones, as given).
+  if (into.refs.length < MAX_REFS) into.refs = boundList([...new Set([...into.refs, ...draft.refs])], MAX_REFS);
+  if (into.anchors.length < MAX_ANCHORS)
+    into.anchors.push(...draft.anchors.slice(0, MAX_ANCHORS - into.anchors.length));
   into.title ||= draft.title;
   into.url ??= draft.url;
   into.snippet ??= draft.snippet;
@@ -43,7 +45,7 @@ function title(
   const candidates = [() => given, () => (file ? fileName(file) : null), () => (url ? urlLabel(url) : null)];
   for (const candidate of candidates) {
     const text = candidate()?.trim();
-    if (text) return text;
+    if (text) return boundField(text);
   }
   return untitledSource(locale);
 }
@@ -63,7 +65,8 @@ const storable = <T extends string | null | undefined>(text: T): T =>
 function toCitation(draft: Draft, format: string, options: ExtractOptions): Citation {
   // The draft's fields are read one by one, not copied with a spread: spreading drafts of
   // many shapes was most of the time of a large payload (docs/performance.md).
-  const id = storable(draft.id);
+  // Texts are cut to their bounds (limits.ts) after `storable`, on code-point boundaries.
+  const id = boundId(storable(draft.id));
   const url = safeUrl(draft.url);
   const page = draft.page ?? null;
   const given = storable(draft.snippet);
@@ -71,11 +74,11 @@ function toCitation(draft: Draft, format: string, options: ExtractOptions): Cita
   const verified = draft.quote?.text
     ? verifyQuote(storable(draft.quote.text), draft.quote.start, draft.quote.end, text)
     : null;
-  const { snippet, quote } = text === null ? { snippet: null, quote: verified } : boundSnippet(text, verified);
+  const { snippet, quote } = boundSnippet(text, verified);
   return {
     index: 0,
     id,
-    title: title(storable(draft.title), storable(draft.file), url, options.locale),
+    title: title(storable(draft.title), boundFile(storable(draft.file)), url, options.locale),
     url,
     snippet,
     score: draft.score ?? null,
@@ -89,9 +92,9 @@ function toCitation(draft: Draft, format: string, options: ExtractOptions): Cita
     quote,
     kind: draft.kind,
     format,
-    refs: draft.refs ?? [],
-    anchors: draft.anchors ?? [],
-    date: storable(draft.date) ?? null,
+    refs: boundList(draft.refs ?? [], MAX_REFS),
+    anchors: boundList(draft.anchors ?? [], MAX_ANCHORS),
+    date: boundField(storable(draft.date)) ?? null,
   };
 }
 
