@@ -6,7 +6,8 @@
  * - snippets and quotes of at most MAX_SNIPPET characters, a snippet cut around its verbatim
  *   quote when there is one;
  * - at most MAX_ANCHORS anchors and MAX_REFS refs per source (the first ones);
- * - title, id, file and date of at most MAX_FIELD characters.
+ * - title, id, file and date of at most MAX_FIELD characters;
+ * - links of at most MAX_URL characters (a longer one is dropped, not cut: cut, it would lead elsewhere).
  * Pages need no bound of their own: one per draft, so at most MAX_CITATIONS.
  */
 
@@ -17,6 +18,8 @@ export const MAX_SNIPPET = 4000;
 export const MAX_ANCHORS = 64;
 export const MAX_REFS = 64;
 export const MAX_FIELD = 500;
+// Browsers and servers take URLs of this length; a page's address with a text fragment is well under it.
+export const MAX_URL = 8192;
 
 const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
 const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;

@@ -23,7 +23,8 @@ export interface Quote {
   /** UTF-16 offsets of the quote in `snippet`, when it was found there. */
   start: number | null;
   end: number | null;
-  /** true: found verbatim in the source text; false: not found; null: no source text to check. */
+  /** true: found verbatim in the source text; false: not found; null: no source text to check,
+   * or a quote longer than the snippet cap, cut (limits.ts). */
   verbatim: boolean | null;
 }
 

@@ -46,6 +46,11 @@ test('a path that normalises to another host is dropped, not linked as same-orig
   assert.equal(safeUrl('/a/./b/../c?q=1'), '/a/c?q=1'); // a path on this site, normalised
 });
 
+test('a link longer than any page address is dropped, not stored', () => {
+  assert.equal(safeUrl(`https://example.com/${'a'.repeat(9000)}`), null);
+  assert.ok(safeUrl(`https://example.com/${'a'.repeat(8000)}`));
+});
+
 test('labels for sources without a title', () => {
   assert.equal(urlLabel('https://www.example.com/docs/guide/'), 'www.example.com/docs/guide');
   assert.equal(urlLabel('https://example.com/r%C3%A9sum%C3%A9.pdf'), 'example.com/résumé.pdf');

@@ -1,4 +1,6 @@
-/** Links are kept only when they are http(s) or same-origin relative. */
+/** Links are kept only when they are http(s) or same-origin relative, and of a bounded length. */
+
+import { MAX_URL } from './limits.js';
 
 // The same URLs are checked again and again (each citation, each link of the answer, at every
 // pass): parsing is the cost, so results are remembered, within bounds (no huge keys kept).
@@ -7,7 +9,7 @@ const CHECKED_MAX = 1000;
 const REMEMBERED_LENGTH = 2048;
 
 export function safeUrl(raw: unknown): string | null {
-  if (typeof raw !== 'string') return null;
+  if (typeof raw !== 'string' || raw.length > MAX_URL) return null;
   if (raw.length > REMEMBERED_LENGTH) return checkUrl(raw);
   let result = checked.get(raw);
   if (result === undefined) {
