@@ -5,7 +5,7 @@
 
 import { performance } from 'node:perf_hooks';
 
-import { createAccumulator, extractCitations, linkMarkers } from '../src/core/index.js';
+import { createAccumulator, extractCitations, linkMarkers, splitCited } from '../src/core/index.js';
 
 const RUNS = 50;
 
@@ -121,3 +121,49 @@ const nearMisses = Array.from({ length: 10 }, (_, i) => ({
 }));
 const nearMissBody = { choices: [{ message: { role: 'assistant', content: 'Réponse [1].' } }], citations: nearMisses };
 measure('extractCitations: 10 quotes of 3,000 words, near misses', 5, () => () => extractCitations(nearMissBody));
+
+// 5. A 1 MB adversarial answer, as a prompt-injected page or a hostile backend can make one: "Sources:"
+// lines padded with long runs of blanks and tabs that fail at their end, 44,000 code spans among
+// 44,000 markers, 24,000 "Sources:" lines, a footnote definition of blanks ending in U+2028, and 3,000
+// url_citations on one URL over 120 KB of blanks. Read as the page reads a finished answer: its
+// citations, the spans to link in it, which sources it cites.
+const hostile = [
+  'Claim [1].\n',
+  ...Array.from({ length: 50 }, (_, i) => `${i % 2 ? '[Sources]:' : 'Sources:'}${' \t'.repeat(1000)}x\n`),
+  `Sources:${' '.repeat(50_000)}[\n`,
+  '`c` [2] '.repeat(44_000),
+  '\n',
+  'Sources: [1, 2]\n'.repeat(24_000),
+  ' '.repeat(120_000),
+  'Last claim [[1]](https://h.example/1).\n\n',
+  `[^1]:${' '.repeat(50_000)}\u2028`,
+].join('');
+const hostileBody = {
+  id: 'chatcmpl-hostile',
+  object: 'chat.completion',
+  model: 'grok-4',
+  choices: [
+    {
+      index: 0,
+      message: {
+        role: 'assistant',
+        content: hostile,
+        annotations: Array.from({ length: 3000 }, (_, i) => ({
+          type: 'url_citation',
+          url_citation: {
+            url: 'https://h.example/1',
+            title: 'H1',
+            start_index: hostile.length - 150_000 + i,
+            end_index: hostile.length,
+          },
+        })),
+      },
+      finish_reason: 'stop',
+    },
+  ],
+  search_sources: Array.from({ length: 3 }, (_, i) => ({ url: `https://h.example/${i + 1}`, title: `H${i + 1}` })),
+};
+measure(`adversarial answer of ${(hostile.length / 2 ** 20).toFixed(1)} MB: extract, link, split`, 100, () => () => {
+  const { citations } = extractCitations(hostileBody);
+  splitCited(hostile, citations, linkMarkers(hostile, citations));
+});

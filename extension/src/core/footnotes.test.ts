@@ -39,3 +39,15 @@ test('a text opening with a footnote definition, not one citing a footnote', () 
   assert.equal(opensFootnoteDefinition('Cited here[^1].'), false);
   assert.equal(opensFootnoteDefinition('[^1] without a colon'), false);
 });
+
+test('a definition whose line holds another line break (U+2028) is not one, however many blanks before it', () => {
+  // Read with /^\[\^(\d{1,4})\]:[ \t]*(.*)$/, such a line failed in time quadratic in its blanks.
+  const blanks = ' \t'.repeat(50_000);
+  for (const end of ['\u2028', 'x\u2029', 'x\ry']) {
+    assert.equal(footnoteBlock(`Fact[^1].\n[^1]:${blanks}${end}`), null, JSON.stringify(end));
+    assert.equal(opensFootnoteDefinition(`[^1]:${blanks}${end}`), false);
+  }
+  assert.deepEqual(footnoteBlock(`Fact[^1].\n[^1]:${blanks}q [T](https://a.example/)${blanks}`)!.definitions, [
+    { n: 1, quote: 'q', title: 'T', url: 'https://a.example/' },
+  ]);
+});

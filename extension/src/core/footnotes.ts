@@ -17,17 +17,25 @@ export interface FootnoteBlock {
   definitions: FootnoteDefinition[];
 }
 
-const DEFINITION = /^\[\^(\d{1,4})\]:[ \t]*(.*)$/;
+// "[^n]:", then the rest of the line. Not /^\[\^(\d{1,4})\]:[ \t]*(.*)$/: on a line of blanks ending
+// in a character `.` does not take (U+2028), its `[ \t]*` and `.*` share the blanks, a quadratic
+// failure. The rest is checked by hand.
+const DEFINITION = /^\[\^(\d{1,4})\]:/;
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
 // The link that ends a definition: [title](url), the title without brackets, the URL without spaces.
 const TRAILING_LINK = /\[([^[\]]*)\]\(([^()\s]+)\)[ \t]*$/;
 
 /** Whether a text opens with a footnote definition, `[^n]: …`. */
-export const opensFootnoteDefinition = (text: string): boolean => DEFINITION.test(text.trimStart().split('\n', 1)[0]!);
+export const opensFootnoteDefinition = (text: string): boolean =>
+  definition(text.trimStart().split('\n', 1)[0]!) !== null;
 
 function definition(line: string): FootnoteDefinition | null {
   const match = DEFINITION.exec(line);
   if (!match) return null;
-  const rest = match[2]!;
+  let start = match[0].length;
+  while (line[start] === ' ' || line[start] === '\t') start++;
+  const rest = line.slice(start);
+  if (LINE_BREAK.test(rest)) return null; // what `.` does not take
   const link = TRAILING_LINK.exec(rest);
   const quote = (link ? rest.slice(0, link.index) : rest).trim();
   return { n: Number(match[1]), quote: quote || null, title: link?.[1]?.trim() || null, url: link?.[2] ?? null };

@@ -59,3 +59,18 @@ test('PDFs open at their page, and same-origin files get no directive', () => {
   );
   assert.equal(sourceLink({ ...web, url: '/api/v1/files/1/content', quote }), '/api/v1/files/1/content');
 });
+
+test('an emoji across the 2,000 characters read, or half of one, is no error', () => {
+  // encodeURIComponent throws on half a surrogate pair: sourceLink threw for such a snippet.
+  const across = sourceLink({ ...web, snippet: `${'a'.repeat(1_999)}😀 more` });
+  assert.equal(across, `https://example.com/article#:~:text=${'a'.repeat(1_999)}`);
+  assert.equal(textDirective('lone \ud800 half'), ':~:text=lone%20%EF%BF%BD%20half');
+  assert.equal(textDirective('\udc00'), ':~:text=%EF%BF%BD');
+});
+
+test('the ends of a snippet are trimmed of blanks, dots and quote marks however long their runs', () => {
+  const run = ' .…"“”\'‘’«»'.repeat(100);
+  assert.equal(textDirective(`${run}Red dwarfs${run}`), ':~:text=Red%20dwarfs');
+  assert.equal(textDirective(`x${run}`), ':~:text=x');
+  assert.equal(textDirective(run), null);
+});

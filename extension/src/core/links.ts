@@ -14,16 +14,27 @@ const RANGE_UP_TO = 60;
 // The evidence read, at most: the work stays small however long a snippet is.
 const READ_AT_MOST = 2_000;
 
+// Half of a surrogate pair alone, which encodeURIComponent throws on.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
 /** A piece of a text directive: percent-encoded, with its own syntax characters (`-`, `,`, `&`) too. */
-const encodePart = (words: readonly string[]): string => encodeURIComponent(words.join(' ')).replace(/-/g, '%2D');
+const encodePart = (words: readonly string[]): string =>
+  encodeURIComponent(words.join(' ').replace(LONE_SURROGATE, '\uFFFD')).replace(/-/g, '%2D');
+
+// Blanks, dots, ellipses and quote marks: what is left out at the ends of the evidence.
+const EDGE = /[\s.…"“”'‘’«»]/;
 
 /** The words of the evidence as a page shows them: no markdown marks, no ellipses at the ends. */
 function evidenceWords(text: string): string[] {
-  const plain = text
-    .slice(0, READ_AT_MOST)
-    .replace(/\*\*|__|`/g, '')
-    .replace(/^[\s.…"“”'‘’«»]+|[\s.…"“”'‘’«»]+$/g, '');
-  return plain.split(/\s+/).filter(Boolean);
+  // Not between the halves of a surrogate pair (an emoji across the limit).
+  const read = READ_AT_MOST - (/[\uD800-\uDBFF]/.test(text[READ_AT_MOST - 1] ?? '') ? 1 : 0);
+  const marked = text.slice(0, read).replace(/\*\*|__|`/g, '');
+  // The ends trimmed by hand: /[…]+$/ would try every position of a run inside the text, to its end.
+  let from = 0;
+  let to = marked.length;
+  while (from < to && EDGE.test(marked[from]!)) from++;
+  while (to > from && EDGE.test(marked[to - 1]!)) to--;
+  return marked.slice(from, to).split(/\s+/).filter(Boolean);
 }
 
 /** `#:~:text=…` for a passage: the whole of a short one, its first and last words for a longer one. */

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+
+import fc from 'fast-check';
+
 import { citation } from '../test-support/citation.js';
-import { linkMarkers, type MarkerSpan, writtenMarker } from './markers.js';
+import { linkMarkers, type MarkerSpan, sourcesTags, writtenMarker } from './markers.js';
 
 const THREE = [citation(1), citation(2), citation(3)];
 const covered = (text: string, spans: MarkerSpan[]) =>
@@ -113,4 +116,89 @@ test('a marker as Open WebUI reads it: its own button for a bracket and a digit,
   assert.deepEqual(writtenMarker('[[3]](https://a.example/)'), { drawnByOpenWebui: true, numbers: [3] });
   assert.deepEqual(writtenMarker('[doc1]'), { drawnByOpenWebui: false, numbers: [1] });
   assert.deepEqual(writtenMarker('【1】'), { drawnByOpenWebui: false, numbers: [] });
+});
+
+// OpenRAG's own stripping regex, which linkMarkers used to run: cubic on a run of blanks that fails
+// at its end. Kept here as the reference the linear reading must agree with, on short lines.
+const OPENRAG_TAG = /^[ \t]*\[?Sources?\]?[ \t]*:[ \t]*\[?(?<nums>[\d, \t]+)\]?[. \t]*$/gim;
+
+test('"Sources:" tags are the lines OpenRAG\'s regex matches, with the list it captures', () => {
+  const piece = fc.constantFrom(
+    ...['Sources', 'source', 'SOURCES', 'Sourcess', ':', '[', ']', ' ', '\t', '  ', '1', '23', ',', '.', 'x', '-'],
+    ...['\n', '\r', '\r\n', '\u2028', '\u2029', '[Sources: ', 'Sources: [', '] .'],
+  );
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 24 }), (pieces) => {
+      const text = pieces.join('');
+      const expected = [...text.matchAll(OPENRAG_TAG)].map((m) => ({
+        start: m.index,
+        end: m.index + m[0].length,
+        list: m.groups!.nums!.replace(/[ \t]+/g, ''),
+      }));
+      assert.deepEqual(sourcesTags(text), expected, JSON.stringify(text));
+    }),
+    { numRuns: Number(process.env.FC_RUNS ?? 2_000) * 10 },
+  );
+});
+
+test('"Sources:" with 10,000 blanks and tabs: read once, hidden when the line is a tag', () => {
+  // Today's regex took seconds on 2,000 blanks (cubic) and minutes on 4,000 tabs.
+  const blanks = ' \t'.repeat(5_000);
+  for (const [line, hidden] of [
+    [`Sources:${blanks}x`, false],
+    [`[Sources]:${blanks}[`, false],
+    [`Sources:${blanks}1,${blanks}2${blanks}.`, true],
+    [`[Sources:${blanks}1]${blanks}`, true],
+    [`Sources: 1${','.repeat(10_000)}3`, true],
+  ] as const) {
+    const text = `Claim [1].\n${line}\nMore.`;
+    assert.deepEqual(
+      linkMarkers(text, THREE).map((s) => [s.kind, s.start]),
+      hidden
+        ? [
+            ['marker', 6],
+            ['hide', 11],
+          ]
+        : [['marker', 6]],
+      line.slice(0, 20),
+    );
+  }
+});
+
+test('anchors: thousands on one span or point, listed in any order, keep the first come', () => {
+  const text = `Claim [1]. ${'😀 '.repeat(2_000)}end.`;
+  const marker = { start: 6, end: 9 };
+  const anchors = [
+    { start: 11, end: text.length }, // a link over the emoji, first come
+    { start: 11, end: text.length }, // the same span again: one link
+    { start: 12, end: 20 }, // inside it: dropped
+    { start: 7, end: 8 }, // inside the marker: dropped
+    { start: 6, end: 6 }, // a point at the marker's start: kept
+    { start: 8, end: 8 }, // a point inside the marker: dropped
+    { start: 0, end: 5 }, // "Claim"
+  ].map((a) => ({ ...a, unit: 'utf16' as const }));
+  const one = citation(1, { anchors });
+  const two = citation(2, { anchors: [anchors[0]!, anchors[6]!] });
+  const spans = linkMarkers(text, [one, two]);
+  assert.deepEqual(
+    spans.map((s) => [s.start, s.end, s.indices, s.kind]),
+    [
+      [0, 5, [1, 2], 'link'],
+      [marker.start, marker.start, [1], 'link'],
+      [marker.start, marker.end, [1], 'marker'],
+      [11, text.length, [1, 2], 'link'],
+    ],
+  );
+  // Then the same spans many times over, counted in code points, listed from the end of the text
+  // (each conversion used to count from the start): nothing more.
+  const toCodePoints = (at: number) => [...text.slice(0, at)].length;
+  const spansOnly = anchors.filter((a) => a.start < a.end).sort((a, b) => b.start - a.start);
+  const repeated = anchors
+    .concat(Array.from({ length: 3_000 }, (_, i) => spansOnly[i % spansOnly.length]!))
+    .map((a) => ({ start: toCodePoints(a.start), end: toCodePoints(a.end), unit: 'codePoints' as const }));
+  const again = linkMarkers(text, [citation(1, { anchors: repeated }), two]);
+  assert.deepEqual(
+    again.map((s) => [s.start, s.end, s.indices, s.kind]),
+    spans.map((s) => [s.start, s.end, s.indices, s.kind]),
+  );
 });

@@ -5,8 +5,8 @@
  */
 
 import { footnoteBlock } from './footnotes.js';
-import type { Citation } from './model.js';
-import { spanToUtf16 } from './offsets.js';
+import type { Anchor, Citation, OffsetUnit } from './model.js';
+import { toUtf16 } from './offsets.js';
 import { safeUrl } from './urls.js';
 
 export interface MarkerSpan {
@@ -39,8 +39,12 @@ const MARKERS = new RegExp(
     .join('|'),
   'g',
 );
-// OpenRAG's line-terminal tag, as its own stripping regex reads it.
-const SOURCES_TAG = /^[ \t]*\[?Sources?\]?[ \t]*:[ \t]*\[?(?<nums>[\d, \t]+)\]?[. \t]*$/gim;
+// OpenRAG's line-terminal tag, "[Sources: 1, 3]" or "Sources: [1, 2].", read as its own stripping
+// regex reads it: /^[ \t]*\[?Sources?\]?[ \t]*:[ \t]*\[?([\d, \t]+)\]?[. \t]*$/im. Not with that
+// regex: three of its quantifiers take blanks one after the other, so a line of blanks that fails
+// at its end takes cubic time (2,000 blanks: seconds). Its prefix is found by a regex whose
+// adjacent quantifiers cannot take the same characters, and the rest of the line is read by hand.
+const SOURCES_PREFIX = /^[ \t]*\[?sources?\]?[ \t]*:/gim;
 // grok2api's block, as grok2api strips it from history.
 const GROK_BLOCK = /(?:^|\r?\n\r?\n)## Sources\r?\n\[grok2api-sources\]: #\r?\n[\s\S]*$/;
 const CODE = /```[\s\S]*?(?:```|$)|`[^`\n]+`/g;
@@ -59,17 +63,46 @@ export function writtenMarker(marker: string): { drawnByOpenWebui: boolean; numb
 /** Whether a piece of text may hold a marker at all: a cheap test before linkMarkers. */
 export const mayHoldMarker = (text: string): boolean => /[[【]|\(ID:/.test(text);
 
+/** The numbers a marker's list names, "1, 3-5" → 1, 3, 4, 5: each comma-separated part a number
+ * or a range, as `Number.parseInt` reads it (NaN when it reads none). By hand, without the arrays
+ * splitting makes: an answer may hold tens of thousands of markers. */
 function numbers(list: string): number[] {
-  return list.split(',').flatMap((part) => {
-    const [from, to] = part.split(/[-–]/).map((n) => Number.parseInt(n.trim(), 10));
-    if (to === undefined || Number.isNaN(to)) return [from!];
-    // A range: at most 50 numbers, so "[1-9999]" cannot blow up.
-    return from! <= to && to - from! < 50 ? Array.from({ length: to - from! + 1 }, (_, i) => from! + i) : [];
-  });
+  const found: number[] = [];
+  for (let from = 0; from <= list.length; ) {
+    let comma = list.indexOf(',', from);
+    if (comma < 0) comma = list.length;
+    let dash = from;
+    while (dash < comma && !isDash(list.charCodeAt(dash))) dash++;
+    if (dash === comma) found.push(integer(list, from, comma));
+    else {
+      let end = dash + 1;
+      while (end < comma && !isDash(list.charCodeAt(end))) end++;
+      const first = integer(list, from, dash);
+      const last = integer(list, dash + 1, end);
+      if (Number.isNaN(last)) found.push(first);
+      // A range: at most 50 numbers, so "[1-9999]" cannot blow up.
+      else if (first <= last && last - first < 50) for (let n = first; n <= last; n++) found.push(n);
+    }
+    from = comma + 1;
+  }
+  return found;
+}
+const isDash = (c: number): boolean => c === 0x2d || c === 0x2013; // - –
+
+/** `Number.parseInt(list.slice(from, to).trim(), 10)`, without the slice for the usual few digits. */
+function integer(list: string, from: number, to: number): number {
+  let value = 0;
+  for (let i = from; i < to; i++) {
+    const digit = list.charCodeAt(i) - 0x30;
+    if (digit < 0 || digit > 9 || to - from > 15) return Number.parseInt(list.slice(from, to).trim(), 10);
+    value = value * 10 + digit;
+  }
+  return to > from ? value : Number.NaN;
 }
 
 /** Removes from `spans` those that overlap [start, end), which is hidden: the UI replaces each
- * span's text once, so spans must not overlap. Returns the removed spans. */
+ * span's text once, so spans must not overlap. Returns the removed spans. One pass: for the blocks
+ * that run to the end of the answer, which are one each. */
 function takeOverlapping(spans: MarkerSpan[], start: number, end: number): MarkerSpan[] {
   const taken: MarkerSpan[] = [];
   let kept = 0;
@@ -80,6 +113,88 @@ function takeOverlapping(spans: MarkerSpan[], start: number, end: number): Marke
   }
   spans.length = kept;
   return taken;
+}
+
+/** `spans` without those that overlap one of `hidden`: both sorted and apart, walked side by side. */
+function withoutHidden(spans: readonly MarkerSpan[], hidden: readonly MarkerSpan[]): MarkerSpan[] {
+  let h = 0;
+  return spans.filter((span) => {
+    while (h < hidden.length && hidden[h]!.end <= span.start) h++;
+    return h === hidden.length || hidden[h]!.start >= span.end;
+  });
+}
+
+/** Each match of a global regex, in order. By exec: matchAll makes each match (named groups and
+ * all) several times slower, which tens of thousands of markers add up to. */
+function eachMatch(regex: RegExp, text: string, found: (match: RegExpExecArray) => void): void {
+  regex.lastIndex = 0;
+  for (let match = regex.exec(text); match; match = regex.exec(text)) {
+    if (match[0] === '') regex.lastIndex++;
+    found(match);
+  }
+}
+
+const code = (text: string, at: number): number => text.charCodeAt(at); // NaN past the end
+const isBlank = (c: number): boolean => c === 0x20 || c === 0x09;
+const isLineEnd = (c: number): boolean => Number.isNaN(c) || c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029;
+
+export interface SourcesTag {
+  start: number;
+  end: number;
+  /** The tag's list as OpenRAG's regex captures it, blanks and tabs left out. */
+  list: string;
+}
+
+/** The lines OpenRAG's regex (SOURCES_PREFIX) matches, each read once from its prefix on: the
+ * regex's matches, their list as it captures it (blanks aside), in linear time. */
+export function sourcesTags(text: string): SourcesTag[] {
+  const tags: SourcesTag[] = [];
+  eachMatch(SOURCES_PREFIX, text, (prefix) => {
+    const colon = prefix.index + prefix[0].length;
+    let at = colon;
+    while (isBlank(code(text, at))) at++;
+    const blanks = at > colon;
+    const bracket = code(text, at) === 0x5b; // [
+    if (bracket) at++;
+    const from = at;
+    for (let c = code(text, at); (c >= 0x30 && c <= 0x39) || c === 0x2c || isBlank(c); c = code(text, ++at));
+    // No list after them: the regex takes the last blanks as its list (which holds no number).
+    if (at === from && (bracket || !blanks)) return;
+    const list = text.slice(from, at);
+    if (code(text, at) === 0x5d) at++; // ]
+    for (let c = code(text, at); c === 0x2e || isBlank(c); c = code(text, ++at));
+    if (isLineEnd(code(text, at))) tags.push({ start: prefix.index, end: at, list: list.replace(/[ \t]+/g, '') });
+  });
+  return tags;
+}
+
+/** The numbers of a tag's list: its trailing commas dropped, by hand (`/,+$/` is quadratic on a
+ * run of commas followed by a digit). */
+function tagNumbers(list: string): number[] {
+  let end = list.length;
+  while (end > 0 && list.charCodeAt(end - 1) === 0x2c) end--;
+  return numbers(list.slice(0, end));
+}
+
+/** Whether a position lies in code: the spans sorted, found by halving (an answer may hold tens of
+ * thousands of code spans and markers). */
+function codeTest(text: string): (at: number) => boolean {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  eachMatch(CODE, text, (match) => {
+    starts.push(match.index);
+    ends.push(match.index + match[0].length);
+  });
+  return (at) => {
+    let low = 0;
+    let high = starts.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (starts[middle]! <= at) low = middle + 1;
+      else high = middle;
+    }
+    return low > 0 && at < ends[low - 1]!;
+  };
 }
 
 // Built once per list of citations: the UI reads every text node of an answer against the same list.
@@ -109,17 +224,18 @@ export function linkMarkers(text: string, citations: readonly Citation[], { anch
   const { byRef, byUrl } = citationNumbers(citations);
   const resolve = (refs: number[], url?: string): number[] => {
     const viaUrl = url ? byUrl.get(safeUrl(url) ?? '') : undefined;
-    const found =
-      viaUrl !== undefined ? [viaUrl] : refs.map((r) => byRef.get(r)).filter((i): i is number => i !== undefined);
-    return [...new Set(found)];
+    if (viaUrl !== undefined) return [viaUrl];
+    if (refs.length === 1) {
+      const index = byRef.get(refs[0]!); // most markers: no arrays to make
+      return index === undefined ? [] : [index];
+    }
+    return [...new Set(refs.map((r) => byRef.get(r)).filter((i): i is number => i !== undefined))];
   };
 
-  const code: Array<[number, number]> = [...text.matchAll(CODE)].map((m) => [m.index, m.index + m[0].length]);
-  const inCode = (at: number): boolean => code.some(([from, to]) => at >= from && at < to);
-  const spans: MarkerSpan[] = [];
-
-  for (const match of text.matchAll(MARKERS)) {
-    if (inCode(match.index)) continue;
+  const inCode = codeTest(text);
+  const markers: MarkerSpan[] = [];
+  eachMatch(MARKERS, text, (match) => {
+    if (inCode(match.index)) return;
     const g = match.groups!;
     const indices =
       g.grokN !== undefined
@@ -127,16 +243,16 @@ export function linkMarkers(text: string, citations: readonly Citation[], { anch
         : g.linkN !== undefined
           ? resolve([Number(g.linkN)], g.linkUrl)
           : resolve(numbers(g.doc ?? g.foot ?? g.list ?? g.wide ?? g.ragflow ?? ''));
-    if (indices.length) spans.push({ start: match.index, end: match.index + match[0].length, indices, kind: 'marker' });
+    if (indices.length)
+      markers.push({ start: match.index, end: match.index + match[0].length, indices, kind: 'marker' });
+  });
+  const tags: MarkerSpan[] = [];
+  for (const tag of sourcesTags(text)) {
+    const indices = resolve(tagNumbers(tag.list));
+    if (indices.length && !inCode(tag.start)) tags.push({ start: tag.start, end: tag.end, indices, kind: 'hide' });
   }
-  for (const match of text.matchAll(SOURCES_TAG)) {
-    const indices = resolve(numbers(match.groups!.nums!.replace(/[ \t]+/g, '').replace(/,+$/, '')));
-    const end = match.index + match[0].length;
-    if (indices.length && !inCode(match.index)) {
-      takeOverlapping(spans, match.index, end); // "Sources: [1, 2]": its own marker is hidden with it
-      spans.push({ start: match.index, end, indices, kind: 'hide' });
-    }
-  }
+  // "Sources: [1, 2]": its own marker is hidden with it.
+  const spans = [...withoutHidden(markers, tags), ...tags];
   const footnotes = footnoteBlock(text);
   const listed = footnotes ? [...new Set(footnotes.definitions.flatMap((d) => (d.url ? resolve([], d.url) : [])))] : [];
   if (footnotes && listed.length && !inCode(footnotes.start)) {
@@ -150,41 +266,155 @@ export function linkMarkers(text: string, citations: readonly Citation[], { anch
     const listed = takeOverlapping(spans, block.index, text.length).flatMap((s) => s.indices);
     spans.push({ start: block.index, end: text.length, indices: [...new Set(listed)], kind: 'hide' });
   }
+  // Two runs already sorted (the markers, the tags), which the sort merges in linear time; then the
+  // anchors kept, after them.
+  const taken = spans.sort(byStart);
+  const added = anchors ? placeAnchors(text, citations, taken) : [];
+  return added.length ? [...taken, ...added].sort(byStart) : taken;
+}
 
-  // The spans so far do not overlap: sorted by start, their ends are sorted too, and the one
-  // span an anchor may overlap first is found by halving (an answer may hold hundreds of each).
-  const taken = spans.sort((a, b) => a.start - b.start || a.end - b.end);
-  const firstEndingAfter = (at: number): number => {
+interface AnchorSpan {
+  index: number;
+  from: number;
+  to: number;
+}
+
+/** Numbers sorted, each once. */
+function ascending(numbers: number[]): Float64Array {
+  const sorted = Float64Array.from(numbers).sort();
+  let kept = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[kept - 1]) sorted[kept++] = sorted[i]!;
+  return sorted.subarray(0, kept);
+}
+
+/** Where `at` is in `sorted` (or would be): the count of those below it. */
+function rank(sorted: Float64Array, at: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (sorted[middle]! < at) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+const isOffset = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
+
+/** Every citation's anchors as UTF-16 spans, in the citations' order, those outside the text left
+ * out, white space at the start skipped (grok2api's span starts with a space). The offsets are
+ * converted in ascending order (a conversion walks on from the previous one: listed backwards, each
+ * would walk from the start), and a run of white space is walked once, whatever number of anchors
+ * start in it. Sorted arrays and halving, not maps: thousands of anchors. */
+function anchorSpans(text: string, citations: readonly Citation[]): AnchorSpan[] {
+  const anchorsOf = (citation: Citation): readonly Anchor[] =>
+    Array.isArray(citation.anchors) ? citation.anchors : [];
+  const named = new Map<unknown, number[]>(); // per unit, the offsets named
+  for (const citation of citations) {
+    for (const { start, end, unit } of anchorsOf(citation)) {
+      const offsets = named.get(unit) ?? [];
+      named.set(unit, offsets);
+      if (isOffset(start)) offsets.push(start);
+      if (isOffset(end)) offsets.push(end);
+    }
+  }
+  const converted = new Map<unknown, { offsets: Float64Array; utf16: Float64Array }>();
+  for (const [unit, offsets] of named) {
+    const sorted = ascending(offsets);
+    const utf16 = sorted.map((offset) => toUtf16(text, offset, unit as OffsetUnit) ?? -1);
+    converted.set(unit, { offsets: sorted, utf16 });
+  }
+  const toText = (offset: number, unit: unknown): number => {
+    if (!isOffset(offset)) return -1;
+    const { offsets, utf16 } = converted.get(unit)!;
+    return utf16[rank(offsets, offset)]!;
+  };
+  const spans: AnchorSpan[] = [];
+  for (const citation of citations) {
+    for (const { start, end, unit } of anchorsOf(citation)) {
+      const from = toText(start, unit);
+      const to = toText(end, unit);
+      if (from >= 0 && to >= from) spans.push({ index: citation.index, from, to });
+    }
+  }
+  const starts = ascending(spans.filter((s) => s.from < s.to).map((s) => s.from));
+  const firstNonSpace = new Float64Array(starts.length);
+  let runEnd = -1;
+  starts.forEach((start, i) => {
+    if (start >= runEnd) {
+      SPACE_RUN.lastIndex = start;
+      SPACE_RUN.exec(text);
+      runEnd = SPACE_RUN.lastIndex;
+    }
+    firstNonSpace[i] = runEnd; // [start, runEnd) is white space
+  });
+  for (const span of spans) {
+    if (span.from < span.to) span.from = Math.min(firstNonSpace[rank(starts, span.from)]!, span.to);
+  }
+  return spans;
+}
+const SPACE_RUN = /\s*/y;
+
+const byStart = (a: MarkerSpan, b: MarkerSpan): number => a.start - b.start || a.end - b.end;
+
+/**
+ * The anchors' spans that overlap nothing before them, as links: `taken` (sorted, apart), then
+ * each anchor in turn, first come first kept. An anchor on the span of a link kept before adds its
+ * citation to it; a point (start === end) is kept unless it lies inside a span. Whether an anchor
+ * overlaps a span kept before is "does a span start before its end and end after its start": for
+ * `taken`, the first span ending after its start, found by halving; for the anchors kept, the
+ * largest end of those starting before its end, from a Fenwick tree of their ends by start. n log n,
+ * where inserting each into a sorted array would move all those after it.
+ */
+function placeAnchors(text: string, citations: readonly Citation[], taken: readonly MarkerSpan[]): MarkerSpan[] {
+  const spans = anchorSpans(text, citations);
+  if (spans.length === 0) return [];
+  const overlapsTaken = (from: number, to: number): boolean => {
     let low = 0;
     let high = taken.length;
     while (low < high) {
       const middle = (low + high) >> 1;
-      if (taken[middle]!.end > at) high = middle;
+      if (taken[middle]!.end > from) high = middle;
       else low = middle + 1;
     }
-    return low;
+    const other = taken[low];
+    return other !== undefined && (from === to ? from > other.start : to > other.start);
   };
-  for (const citation of anchors ? citations : []) {
-    for (const anchor of citation.anchors ?? []) {
-      const span = spanToUtf16(text, anchor.start, anchor.end, anchor.unit);
-      if (!span) continue;
-      let [from, to] = span;
-      while (from < to && /\s/.test(text[from]!)) from++; // grok2api's span starts with a space
-      const at = firstEndingAfter(from);
-      const other = taken[at];
-      if (other && (from === to ? from > other.start : to > other.start)) {
-        if (
-          !other.indices.includes(citation.index) &&
-          other.kind === 'link' &&
-          other.start === from &&
-          other.end === to
-        )
-          other.indices.push(citation.index);
+  const starts = ascending(spans.map((s) => s.from));
+  const ends = new Float64Array(starts.length + 1).fill(-1); // the Fenwick tree, from 1
+  const keep = (from: number, to: number): void => {
+    for (let i = rank(starts, from) + 1; i < ends.length; i += i & -i) ends[i] = Math.max(ends[i]!, to);
+  };
+  const lastEndBefore = (at: number): number => {
+    let last = -1;
+    for (let i = rank(starts, at); i > 0; i -= i & -i) last = Math.max(last, ends[i]!);
+    return last;
+  };
+
+  const added: MarkerSpan[] = [];
+  // The links kept, by start: two that are not points never start at the same place (they would overlap).
+  const links = new Map<number, MarkerSpan>();
+  const citedBy = new Map<MarkerSpan, Set<number>>(); // for a link many citations name
+  for (const { index, from, to } of spans) {
+    const same = from < to ? links.get(from) : undefined;
+    if (same?.end === to) {
+      const { indices } = same;
+      if (indices.length < 16) {
+        if (!indices.includes(index)) indices.push(index);
         continue;
       }
-      const added: MarkerSpan = { start: from, end: to, indices: [citation.index], kind: 'link' };
-      taken.splice(at, 0, added); // where it sorts: no sort again at the end
+      const cited = citedBy.get(same) ?? new Set(indices);
+      citedBy.set(same, cited);
+      if (!cited.has(index)) indices.push(index);
+      cited.add(index);
+      continue;
     }
+    // Overlaps a span (a point: lies inside one) kept before.
+    if (overlapsTaken(from, to) || lastEndBefore(from === to ? from : to) > from) continue;
+    const span: MarkerSpan = { start: from, end: to, indices: [index], kind: 'link' };
+    added.push(span);
+    keep(from, to);
+    if (from < to) links.set(from, span);
   }
-  return taken;
+  return added;
 }

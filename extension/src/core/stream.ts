@@ -31,20 +31,34 @@ function isEmpty(value: unknown, depth = 0): boolean {
 /** Message fields the merger rebuilds itself; any other (`reference`, `final_content`, …) is kept. */
 const MESSAGE_REBUILT = new Set(['content', 'role', 'annotations', 'context']);
 
-/** A list of per-item updates (Groq's `executed_tools`, each with its `index`): merged by index. */
-function mergeIndexed(earlier: unknown, later: unknown[]): unknown[] | null {
-  if (!later.every((item) => isObject(item) && typeof item.index === 'number')) return null;
-  const byIndex = new Map<unknown, JsonObject>(
-    arr(earlier)
-      .filter(isObject)
-      .map((item) => [item.index, item]),
-  );
-  for (const item of later as JsonObject[]) {
-    const merged: JsonObject = { ...byIndex.get(item.index) };
-    for (const key in item) if (!isEmpty(item[key])) merged[key] = item[key];
-    byIndex.set(item.index, merged);
+/** A property of an object made from untrusted JSON, whatever its name: assigning `__proto__`
+ * would replace the object's prototype, and the formats would then read inherited fields. */
+function setOwn(target: JsonObject, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** A list of per-item updates (Groq's `executed_tools`, each with its `index`), merged by index
+ * into one map per field across the stream: each chunk's items are merged into it, not the whole
+ * list rebuilt for every chunk (thousands of chunks). Made a list when the body is. */
+class Indexed {
+  readonly byIndex = new Map<unknown, JsonObject>();
+  constructor(earlier: unknown) {
+    for (const item of arr(earlier).filter(isObject)) this.byIndex.set(item.index, item);
   }
-  return [...byIndex.values()];
+  list(): unknown[] {
+    return [...this.byIndex.values()];
+  }
+}
+
+function mergeIndexed(earlier: unknown, later: unknown[]): Indexed | null {
+  if (!later.every((item) => isObject(item) && typeof item.index === 'number')) return null;
+  const merged = earlier instanceof Indexed ? earlier : new Indexed(earlier);
+  for (const item of later as JsonObject[]) {
+    const update: JsonObject = { ...merged.byIndex.get(item.index) };
+    for (const key in item) if (!isEmpty(item[key])) setOwn(update, key, item[key]);
+    merged.byIndex.set(item.index, update);
+  }
+  return merged;
 }
 
 export function isStreamEvent(value: unknown): boolean {
@@ -80,13 +94,15 @@ const TOP_LEVEL_SKIPPED = new Set([
 
 export function createMerger(): ChunkMerger {
   const top = new Map<string, unknown>(); // replacing fields: the last non-empty value wins
-  const text: string[] = [];
-  let textLength = 0;
+  // One string, added to: the page reads the text after every chunk (to add only what is new),
+  // which joining a list of pieces would copy whole every time.
+  let text = '';
   const annotations: unknown[] = [];
   const seenAnnotations = new Set<string>();
   const responseAnnotations: unknown[] = [];
   const sources: unknown[] = [];
   const messageFields = new Map<string, unknown>(); // replacing fields, as `top`
+  let providerFields: JsonObject | null = null; // messageFields' provider_specific_fields, added to
   // LiteLLM streams Claude's citations one per chunk, each after the text of its block (Anthropic's
   // citations_delta): it supports the text since the previous cited stretch, the `supported_text`
   // LiteLLM adds when not streaming (kept as offsets until the text is whole).
@@ -94,8 +110,7 @@ export function createMerger(): ChunkMerger {
   let citedFrom = 0;
   let citedUpTo = 0;
   const addText = (piece: string): void => {
-    text.push(piece);
-    textLength += piece.length;
+    text += piece;
   };
   let context: unknown = null;
   let completed: JsonObject | null = null;
@@ -131,17 +146,23 @@ export function createMerger(): ChunkMerger {
       if (!isEmpty(part.context)) context = part.context;
       const citation = obj(part.provider_specific_fields)?.citation;
       if (part === choice?.delta && isObject(citation)) {
-        if (textLength > citedUpTo) [citedFrom, citedUpTo] = [citedUpTo, textLength];
+        if (text.length > citedUpTo) [citedFrom, citedUpTo] = [citedUpTo, text.length];
         providerCitations.push({ citation, start: citedFrom, end: citedUpTo });
       }
       for (const key in part) {
         const value = part[key];
         if (MESSAGE_REBUILT.has(key) || isEmpty(value)) continue;
         if (key === 'provider_specific_fields' && isObject(value)) {
-          // LiteLLM sends each of its fields on a chunk of its own (Claude's web_search_results, then each citation)
-          const earlier = obj(messageFields.get(key)) ?? {};
-          const later = Object.entries(value).filter(([name, field]) => name !== 'citation' && !isEmpty(field));
-          messageFields.set(key, { ...earlier, ...Object.fromEntries(later) });
+          // LiteLLM sends each of its fields on a chunk of its own (Claude's web_search_results, then
+          // each citation): added to one object, not copied with all the earlier ones each time.
+          const earlier = messageFields.get(key);
+          if (!providerFields || earlier !== providerFields) {
+            providerFields = { ...obj(earlier) };
+            messageFields.set(key, providerFields);
+          }
+          for (const name of Object.keys(value)) {
+            if (name !== 'citation' && !isEmpty(value[name])) setOwn(providerFields, name, value[name]);
+          }
           continue;
         }
         messageFields.set(key, (Array.isArray(value) && mergeIndexed(messageFields.get(key), value)) || value);
@@ -154,9 +175,14 @@ export function createMerger(): ChunkMerger {
   const body = (): JsonObject => {
     if (completed) return completed;
     const merged: JsonObject = Object.fromEntries(top);
-    const content = text.join('');
+    const content = text;
+    // Copies: the merger goes on adding to its own (a body is read while the stream goes on).
+    const fields = [...messageFields].map(([key, value]) => [
+      key,
+      value instanceof Indexed ? value.list() : value === providerFields ? { ...providerFields } : value,
+    ]);
     const message: JsonObject = {
-      ...Object.fromEntries(messageFields),
+      ...Object.fromEntries(fields),
       role: 'assistant',
       content,
       annotations,
@@ -187,7 +213,7 @@ export function createMerger(): ChunkMerger {
       }
     },
     body,
-    text: () => text.join(''),
+    text: () => text,
   };
 }
 

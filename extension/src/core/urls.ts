@@ -59,7 +59,11 @@ const decode = (text: string): string => {
 export function urlLabel(url: string): string {
   try {
     const parsed = new URL(url, 'http://same-origin.invalid');
-    const path = decode(parsed.pathname).replace(/\/+$/, '');
+    let path = decode(parsed.pathname);
+    // Trailing slashes dropped by hand: /\/+$/ tries every slash of a run to its end (quadratic).
+    let end = path.length;
+    while (end > 0 && path.charCodeAt(end - 1) === 0x2f) end--;
+    path = path.slice(0, end);
     if (parsed.origin === 'http://same-origin.invalid') return path.split('/').pop() || path;
     return parsed.host + path;
   } catch {

@@ -1,0 +1,391 @@
+/**
+ * Linear time under adversarial input, for every entry point of the core. A hostile page, a
+ * prompt-injected document or a hostile backend writes the answer and the payload: runs of blanks
+ * and tabs, tens of thousands of code spans and markers, thousands of "Sources:" lines, thousands
+ * of annotations on one URL, deep nesting. Each property builds such an input (its variant drawn
+ * by fast-check) at a size n and at 2n, and checks that twice the input takes about twice the time.
+ *
+ * Why timing in a unit test, when the project keeps time out of its tests (a busy CI machine makes
+ * milliseconds flaky): linearity is a claim about growth, so growth is all that is asserted here,
+ * never a time. The input is doubled until one run is long enough to measure (MEASURABLE_MS; at
+ * MAX_SIZE, a run is repeated instead), then the medians of SAMPLES interleaved runs at n and 2n are
+ * compared: linear work gives about 2, quadratic 4, cubic 8. Up to MAX_RATIO passes, and a failed
+ * comparison is measured again: a load spike does not come back ATTEMPTS times, a quadratic loop
+ * does. LINEAR_RUNS sets the variants drawn per property (1 here, more by hand), after the attacks
+ * a security review measured, which each property runs first.
+ */
+
+import assert from 'node:assert/strict';
+import { performance } from 'node:perf_hooks';
+import { test } from 'node:test';
+
+import fc from 'fast-check';
+
+import { citation } from '../test-support/citation.js';
+import {
+  answerTags,
+  type Citation,
+  createAccumulator,
+  extractCitations,
+  linkMarkers,
+  sourceLink,
+  sourcesMarkdown,
+  splitCited,
+} from './index.js';
+
+const MEASURABLE_MS = 20;
+const MAX_SIZE = 1 << 20;
+// Nesting deeper than this meets V8's own steps (JSON.parse of three 256k-deep lists takes 4 times
+// as long as of 128k-deep ones): the engine's, not the core's, and far deeper than any recursion.
+const DEEP = 1 << 15;
+const SAMPLES = 5;
+const MAX_RATIO = 3;
+const ATTEMPTS = 3;
+const RANDOM_RUNS = Number(process.env.LINEAR_RUNS ?? 1);
+/** The attacks measured (security review 2026-11-25) first, then RANDOM_RUNS variants drawn. */
+const runs = <T extends unknown[]>(examples: T[] = []): fc.Parameters<T> => ({
+  examples,
+  numRuns: examples.length + RANDOM_RUNS,
+  endOnFailure: true, // shrinking would time every smaller case again
+  includeErrorInReport: true,
+  ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}),
+});
+
+const median = (times: number[]): number => [...times].sort((a, b) => a - b)[times.length >> 1]!;
+
+function time(run: () => unknown, reps: number): number {
+  const start = performance.now();
+  for (let i = 0; i < reps; i++) run();
+  return performance.now() - start;
+}
+
+/** `build(n)` makes the input of size n (not timed) and returns the call to time. */
+type Build = (n: number) => () => unknown;
+
+function growth(build: Build, from: number, maxSize: number): { n: number; reps: number; ratio: number } {
+  let n = from;
+  let run = build(n);
+  run(); // compiled before it is timed
+  let reps = 1;
+  while (time(run, reps) < MEASURABLE_MS) {
+    if (2 * n <= maxSize) {
+      n *= 2;
+      run = build(n);
+      run();
+    } else reps *= 2;
+  }
+  const twice = build(2 * n);
+  twice();
+  const once: number[] = [];
+  const double: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    once.push(time(run, reps));
+    double.push(time(twice, reps));
+  }
+  return { n, reps, ratio: median(double) / median(once) };
+}
+
+function assertLinear(what: string, build: Build, { from = 16, maxSize = MAX_SIZE } = {}): void {
+  const tried: string[] = [];
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const { n, reps, ratio } = growth(build, from, maxSize);
+    if (ratio <= MAX_RATIO) return;
+    tried.push(`n=${n}${reps > 1 ? ` ×${reps}` : ''}: ${ratio.toFixed(1)}×`);
+  }
+  assert.fail(`${what}: twice the input took more than ${MAX_RATIO}× the time (${tried.join(', ')})`);
+}
+
+/** Fresh each call: the core keeps results per list of citations (a WeakMap), which a repeated
+ * run would otherwise read instead of doing the work. */
+const numbered = (count: number, extra: (i: number) => Partial<Citation> = () => ({})): (() => Citation[]) => {
+  const list = Array.from({ length: count }, (_, i) => citation(i + 1, extra(i + 1)));
+  return () => list.map((c) => ({ ...c }));
+};
+const THREE = numbered(3, (i) => ({ url: `https://s.example/${i}` }));
+
+const blankRun = fc.array(fc.constantFrom(' ', '\t'), { minLength: 1, maxLength: 3 }).map((blanks) => blanks.join(''));
+const repeatTo = (unit: string, length: number): string => unit.repeat(Math.ceil(length / unit.length));
+
+test('linkMarkers: a "Sources:" line with a long run of blanks, tabs or commas, failing at its end or not', () => {
+  fc.assert(
+    fc.property(
+      fc.constantFrom('Sources:', '[Sources]:', 'source :', ' [SOURCE]\t:', 'Sources: [', 'Sources: 1,'),
+      fc.oneof(blankRun, fc.constantFrom(',', ', ', ',\t')),
+      fc.constantFrom('x', '[', '(', '1x', ', x', '.x', ']]', '1]x', '\u2028x', '1', '2].'),
+      (head, blanks, tail) => {
+        assertLinear(`${JSON.stringify(head)} + blanks + ${JSON.stringify(tail)}`, (n) => {
+          const text = `Answer [1].\n${head}${repeatTo(blanks, n)}${tail}\nMore [2].`;
+          return () => linkMarkers(text, THREE());
+        });
+      },
+    ),
+    runs([
+      ['Sources:', ' ', 'x'],
+      ['[Sources]:', '\t', '['],
+      ['Sources: 1,', ',', '1'],
+    ]),
+  );
+});
+
+test('linkMarkers: thousands of "Sources:" lines among thousands of markers', () => {
+  fc.assert(
+    fc.property(
+      fc.constantFrom('Sources: 1', '[Sources]: [1, 2].', 'source: 3', 'Sources: [1, 2] [3]', '  Sources :\t2 ,3'),
+      fc.constantFrom('[1]', '[2, 3]', '[^1]', '【2】', '[doc3]', '[[1]](https://s.example/1)'),
+      (line, marker) => {
+        assertLinear(`lines ${JSON.stringify(line)}, markers ${marker}`, (n) => {
+          const text = `${`Claim ${marker}.\n${line}\n`.repeat(n)}${`tail ${marker} `.repeat(n)}`;
+          return () => linkMarkers(text, THREE());
+        });
+      },
+    ),
+    runs([['Sources: 1', '[1]']]),
+  );
+});
+
+test('linkMarkers: tens of thousands of code spans and markers', () => {
+  fc.assert(
+    fc.property(
+      fc.constantFrom('`c` ', '`[1]` ', '```\n[2]\n``` ', '``x`` '),
+      fc.constantFrom('[1] ', '[1, 2] ', '[^2] ', '【3】 ', '[doc1] ', '(ID: 1) '),
+      fc.boolean(),
+      (code, marker, interleaved) => {
+        assertLinear(`code ${JSON.stringify(code)}, markers ${marker}`, (n) => {
+          const text = interleaved ? (code + marker).repeat(n) : code.repeat(n) + marker.repeat(n);
+          return () => linkMarkers(text, THREE());
+        });
+      },
+    ),
+    runs([['`c` ', '[1] ', false]]),
+  );
+});
+
+test('linkMarkers: thousands of anchors of one source over a long run of blanks', () => {
+  // same: every anchor on one span; nested: each starts further into the blanks and ends at the
+  // end (the blanks are skipped once per start); apart: each on a span of its own (each one is
+  // inserted among all the others); backwards: the same, listed from the end of a text that is
+  // not ASCII (the offsets are not UTF-16 and must not be counted from the start each time).
+  fc.assert(
+    fc.property(
+      fc.constantFrom('same', 'nested', 'apart', 'backwards'),
+      fc.constantFrom(' ', '\t', '\n', ' \u00a0'),
+      (layout, blank) => {
+        assertLinear(`${layout} anchors over ${JSON.stringify(blank)}`, (n) => {
+          const unit = layout === 'backwards' ? 'codePoints' : 'utf16';
+          const text =
+            layout === 'apart' || layout === 'backwards'
+              ? `${repeatTo(`${blank}w😀`, 3 * n)}.`
+              : `${repeatTo(blank, 4 * n)}end [1].`;
+          const at = (i: number) =>
+            layout === 'same'
+              ? { start: 0, end: text.length }
+              : layout === 'nested'
+                ? { start: i, end: text.length }
+                : { start: 3 * i + 1, end: 3 * i + 2 };
+          const order = Array.from({ length: n }, (_, i) => (layout === 'backwards' ? n - 1 - i : i));
+          const anchors = order.map((i) => ({ ...at(i), unit }) as const);
+          const citations = numbered(2, (i) => ({ anchors: i === 1 ? anchors : anchors.slice(0, 10) }));
+          return () => linkMarkers(text, citations());
+        });
+      },
+    ),
+    runs([
+      ['same', ' '],
+      ['nested', ' '],
+      ['apart', ' '],
+      ['backwards', ' '],
+    ]),
+  );
+});
+
+test('linkMarkers: a footnote definition with a long run of blanks, and tens of thousands of definitions', () => {
+  fc.assert(
+    fc.property(blankRun, fc.constantFrom('\u2028', '\u2029', 'x\u2028', ''), fc.boolean(), (blanks, end, many) => {
+      assertLinear(`footnotes, ${many ? 'many' : `blanks + ${JSON.stringify(end)}`}`, (n) => {
+        const text = many
+          ? `Fact[^1].\n${Array.from({ length: n }, (_, i) => `[^${(i % 999) + 1}]: q [t](https://s.example/${i % 3})`).join('\n')}`
+          : `Fact[^1].\n\n[^1]:${repeatTo(blanks, n)}${end}`;
+        return () => linkMarkers(text, THREE());
+      });
+    }),
+    runs([[' ', '\u2028', false]]),
+  );
+});
+
+test('extractCitations then linkMarkers and splitCited: thousands of annotations on one URL', () => {
+  fc.assert(
+    fc.property(fc.constantFrom('grok2api', 'openai'), fc.boolean(), (format, spaces) => {
+      assertLinear(`${format}: annotations on one URL`, (n) => {
+        const content = spaces ? `${' '.repeat(4 * n)}Claim [[1]](https://a.example/).` : 'Claim. '.repeat(n);
+        const annotations = Array.from({ length: n }, (_, i) => ({
+          type: 'url_citation',
+          url_citation: {
+            url: 'https://a.example/',
+            title: 'A',
+            start_index: i,
+            end_index: spaces ? content.length : i + 3,
+          },
+        }));
+        const body = {
+          object: 'chat.completion',
+          model: format === 'grok2api' ? 'grok-4' : 'gpt-4o-search-preview',
+          choices: [{ index: 0, message: { role: 'assistant', content, annotations } }],
+          ...(format === 'grok2api' ? { search_sources: [{ url: 'https://a.example/', title: 'A' }] } : {}),
+        };
+        return () => {
+          const { citations } = extractCitations(body);
+          splitCited(content, citations, linkMarkers(content, citations));
+        };
+      });
+    }),
+    runs([['grok2api', true]]),
+  );
+});
+
+test('extractCitations: deep nesting, as objects and as JSON text, and long SSE streams', () => {
+  fc.assert(
+    fc.property(fc.constantFrom('arrays', 'objects', 'sse'), fc.boolean(), (shape, asText) => {
+      assertLinear(
+        `${shape} ${asText ? 'as text' : ''}`,
+        (n) => {
+          const deep =
+            shape === 'arrays' ? `${'['.repeat(n)}${']'.repeat(n)}` : `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
+          const json = `{"choices":[{"message":{"content":"x [1]","annotations":${deep}}}],"sources":${deep},"extra":${JSON.stringify(deep)}}`;
+          const sse = Array.from(
+            { length: n },
+            (_, i) =>
+              `data: {"choices":[{"index":0,"delta":{"content":"w${i} "}}],"search_results":[{"url":"https://s.example/${i % 7}"}]}\n\n`,
+          ).join('');
+          const payload = shape === 'sse' ? sse : asText ? json : JSON.parse(json);
+          return () => extractCitations(payload);
+        },
+        { maxSize: DEEP },
+      );
+    }),
+    runs([
+      ['arrays', true],
+      ['objects', false],
+    ]),
+  );
+});
+
+test('createAccumulator: thousands of chunks of per-item updates, provider fields, annotations, text read after each', () => {
+  fc.assert(
+    fc.property(fc.constantFrom('executed_tools', 'provider fields', 'annotations', 'text'), (kind) => {
+      assertLinear(`chunks of ${kind}`, (n) => {
+        const chunks = Array.from({ length: n }, (_, i) => ({
+          object: 'chat.completion.chunk',
+          choices: [
+            {
+              index: 0,
+              delta: {
+                content: `w${i} `,
+                ...(kind === 'executed_tools'
+                  ? { executed_tools: [{ index: i, type: 'search', search_results: { results: [] } }] }
+                  : kind === 'provider fields'
+                    ? { provider_specific_fields: { [`field${i}`]: i } }
+                    : kind === 'annotations'
+                      ? {
+                          annotations: [
+                            {
+                              type: 'url_citation',
+                              url_citation: { url: 'https://a.example/', start_index: i, end_index: i + 1 },
+                            },
+                          ],
+                        }
+                      : {}),
+              },
+            },
+          ],
+        }));
+        return () => {
+          const accumulator = createAccumulator();
+          for (const chunk of chunks) {
+            accumulator.add(chunk);
+            if (kind === 'text') accumulator.text(); // as the page reads it, to add only what is new
+          }
+          return accumulator.result();
+        };
+      });
+    }),
+    runs([['executed_tools'], ['provider fields'], ['text']]),
+  );
+});
+
+test('splitCited: thousands of links, hidden "Sources:" lines and citation tags', () => {
+  fc.assert(
+    fc.property(
+      fc.constantFrom('[A](https://s.example/1) ', '<citation>{"number": 2}</citation> ', '<usage>', '](<x'),
+      (piece) => {
+        assertLinear(`pieces ${JSON.stringify(piece)}`, (n) => {
+          const text = `${`${piece}\nSources: 1\n`.repeat(n)}[3]`;
+          return () => splitCited(text, THREE());
+        });
+      },
+    ),
+    runs([['[A](https://s.example/1) ']]),
+  );
+});
+
+test('answerTags: tens of thousands of tags, closed and not', () => {
+  fc.assert(
+    fc.property(fc.constantFrom('<citation>{}</citation>', '<citation>', '<usage>{"a":1}</usage><', '</'), (tag) => {
+      assertLinear(`tags ${JSON.stringify(tag)}`, (n) => {
+        const text = `${tag}x`.repeat(n);
+        return () => answerTags(text);
+      });
+    }),
+    runs([['<citation>{}</citation>']]),
+  );
+});
+
+test('sourcesMarkdown: titles of long runs of blanks and markdown', () => {
+  fc.assert(
+    fc.property(fc.constantFrom(' ', ' \t\n', '*_[', '\\'), (run) => {
+      assertLinear(`titles of ${JSON.stringify(run)}`, (n) => {
+        const citations = numbered(50, (i) => ({
+          title: `T${i}${repeatTo(run, n)}x`,
+          url: `https://s.example/(${i})`,
+        }));
+        const options = { heading: 'Sources', page: () => null, link: (c: Citation) => c.url };
+        return () => sourcesMarkdown(citations(), options);
+      });
+    }),
+    runs([[' \t\n']]),
+  );
+});
+
+test('sourceLink: snippets with long runs of blanks and quote marks inside the part it reads', () => {
+  // The link reads at most 2,000 characters of a snippet: the runs grow up to that, and each call
+  // is made for 200 sources, as the page makes it for an answer's list.
+  fc.assert(
+    fc.property(fc.constantFrom(' ', '.', '…', '"', ' .'), (run) => {
+      assertLinear(
+        `snippets of ${JSON.stringify(run)}`,
+        (n) => {
+          const snippet = `x${repeatTo(run, n)}x`;
+          const sources = Array.from({ length: 200 }, (_, i) => ({
+            url: `https://s.example/${i}`,
+            page: null,
+            quote: null,
+            snippet,
+          }));
+          return () => sources.map(sourceLink);
+        },
+        { maxSize: 990 },
+      );
+    }),
+    runs([['.']]),
+  );
+});
+
+test('extractCitations: a source without a title whose URL ends in a long run of slashes', () => {
+  assertLinear(
+    'URL slashes',
+    (n) => {
+      const body = { search_results: [{ url: `https://a.example/x${'/'.repeat(n)}y` }] };
+      return () => extractCitations(body);
+    },
+    { maxSize: 4_000 },
+  );
+});
