@@ -1,7 +1,6 @@
 /** OpenAI-style url_citation annotations, nested (Chat Completions) or flat (Responses, some proxies). */
 
 import { int, isObject, type JsonObject, obj, str } from './json.js';
-import { MAX_ANCHORS } from './limits.js';
 import type { Draft, OffsetUnit } from './model.js';
 
 export interface UrlCitation {
@@ -38,8 +37,7 @@ export function draftsFromAnnotations(
       byUrl.set(citation.url, draft);
     }
     if (citation.title && !/^\d+$/.test(citation.title)) draft.title ??= citation.title;
-    // The first MAX_ANCHORS spans: finalize keeps no more (limits.ts).
-    if (citation.start !== null && citation.end !== null && draft.anchors!.length < MAX_ANCHORS)
+    if (citation.start !== null && citation.end !== null)
       draft.anchors!.push({ start: citation.start, end: citation.end, unit });
   }
   return [...byUrl.values()];

@@ -4,6 +4,7 @@
  * source's quote or snippet is known.
  */
 
+import { cutStart } from './limits.js';
 import type { Citation } from './model.js';
 
 // Enough words to find the passage, few enough that a small difference between the producer's
@@ -27,8 +28,7 @@ const EDGE = /[\s.…"“”'‘’«»]/;
 /** The words of the evidence as a page shows them: no markdown marks, no ellipses at the ends. */
 function evidenceWords(text: string): string[] {
   // Not between the halves of a surrogate pair (an emoji across the limit).
-  const read = READ_AT_MOST - (/[\uD800-\uDBFF]/.test(text[READ_AT_MOST - 1] ?? '') ? 1 : 0);
-  const marked = text.slice(0, read).replace(/\*\*|__|`/g, '');
+  const marked = cutStart(text, READ_AT_MOST).replace(/\*\*|__|`/g, '');
   // The ends trimmed by hand: /[…]+$/ would try every position of a run inside the text, to its end.
   let from = 0;
   let to = marked.length;

@@ -398,14 +398,9 @@ function placeAnchors(text: string, citations: readonly Citation[], taken: reado
   for (const { index, from, to } of spans) {
     const same = from < to ? links.get(from) : undefined;
     if (same?.end === to) {
-      const { indices } = same;
-      if (indices.length < 16) {
-        if (!indices.includes(index)) indices.push(index);
-        continue;
-      }
-      const cited = citedBy.get(same) ?? new Set(indices);
+      const cited = citedBy.get(same) ?? new Set(same.indices);
       citedBy.set(same, cited);
-      if (!cited.has(index)) indices.push(index);
+      if (!cited.has(index)) same.indices.push(index);
       cited.add(index);
       continue;
     }

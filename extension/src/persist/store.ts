@@ -21,7 +21,8 @@ import { createOutbox, type Pending } from './outbox.js';
 import { userOfToken } from './session.js';
 import { sourceEventBody } from './shape.js';
 
-const isTemporary = (chatId: string): boolean => chatId.startsWith('local:') || chatId === 'local';
+// A temporary chat's id in events, `local:<socket id>`, is no id (ids.ts) and reaches the hub as no chat.
+const isTemporary = (chatId: string): boolean => chatId === 'local';
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 // An answer that streams longer than this no longer keeps the other tabs from storing it.
 const CLAIM_MS = 5 * 60_000;
