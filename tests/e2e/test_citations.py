@@ -104,6 +104,11 @@ EXPECTED = {
     ),
     # Gemini's titles are domains; its second sentence is grounded on two pages.
     "gemini-grounding": Seen(buttons=[1, 1, 2, 3], sources=3, title="science.nasa.gov"),
+    # A knowledge-base chunk (no link, its page) and a web result cited; a second web result not.
+    # Streamed, the references come on the last chunk, which has no text: Open WebUI relays it whole.
+    "volcengine-ark": Seen(
+        buttons=[1, 2], sources=2, retrieved=1, title="蔬菜栽培手册（2024 版）", link=False, page="p. 12"
+    ),
 }
 
 
@@ -125,6 +130,7 @@ ONE_PER_FORMAT = {
     "brave",
     "claude-citations",
     "gemini-grounding",
+    "volcengine-ark",
 }
 
 

@@ -57,6 +57,7 @@ MODES = {
         "hostile-grok2api",
         "hostile-openrag",
         "hostile-perplexity",
+        "hostile-volcengine-ark",
         "hostile-ragflow",
         "hostile-ragflow-agent",
         "hostile-nvidia-rag",

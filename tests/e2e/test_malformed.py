@@ -49,6 +49,8 @@ EXPECTED = {
     "malformed-claude-citations": (0, 4),  # the well-formed citations of the other blocks
     "malformed-answer-spans-oversized": (0, 5),  # each cut to its caps, and stored within the event's
     "malformed-perplexity-backtracking": (0, 3),  # "Sources:" with blank runs: read in linear time
+    # The four references that are objects, each with what it has that is a string (or "Untitled source")
+    "malformed-volcengine-ark-mixed-types": (0, 4),
 }
 # What one answer may add to its chat (persist/shape.ts MAX_EVENT_CHARS), stored for good.
 MAX_STORED_EVENT_CHARS = 512 * 1024

@@ -385,6 +385,24 @@ const geminiMetadata = shaped({
   ),
   searchEntryPoint: shaped({ renderedContent: text }),
 });
+const arkReference = shaped({
+  url,
+  mobile_url: url,
+  logo_url: url,
+  site_name: text,
+  title: text,
+  summary: text,
+  publish_time: text,
+  cover_image: shaped({ url, width: count, height: count }),
+  doc_id: text,
+  doc_name: text,
+  doc_title: text,
+  chunk_id: fc.oneof(text, count),
+  chunk_title: text,
+  page_nums: fc.oneof(text, count, listOf(count), fc.constantFrom('3', '3,4', '[3, 4]', '0', '9007199254740993')),
+  file_name: text,
+  extra: hostileValue,
+});
 const sourceLike = shaped({
   url,
   title: text,
@@ -423,6 +441,7 @@ export const WIRE_FORMATS: Record<string, fc.Arbitrary<unknown>> = {
     citations: listOf(url),
   }),
   'grok2api-go': chatBody(chatMessage(), { citations: listOf(url) }),
+  'volcengine-ark': chatBody(chatMessage(), { references: listOf(arkReference) }),
   'openai-responses': fc.oneof(
     shaped({ object: fc.constant('response'), output: responsesOutput }),
     shaped({ type: fc.constant('response.output_text.annotation.added'), annotation }),

@@ -23,6 +23,7 @@ import { openaiResponses } from './openai-responses.js';
 import { openrag } from './openrag.js';
 import { perplexity } from './perplexity.js';
 import { ragflow } from './ragflow.js';
+import { volcengineArk } from './volcengine-ark.js';
 
 export const FORMATS: readonly Format[] = [
   azureOnYourData,
@@ -33,6 +34,7 @@ export const FORMATS: readonly Format[] = [
   grok2api,
   answerSpans,
   perplexity,
+  volcengineArk,
   grok2apiGo,
   openaiResponses,
   jinaDeepsearch,
