@@ -37,9 +37,28 @@ test('producer markers map through refs and URLs', () => {
   ]);
 });
 
-test('markers that match no citation, footnote definitions, links and code are left alone', () => {
-  const text = 'In [2024] see [9] or [text](https://x.example) `[1]`\n```\n[2]\n```\n[^1]: a footnote';
-  assert.deepEqual(linkMarkers(text, THREE), []);
+test('years, indices, links to no source, footnote definitions, links and code are left alone', () => {
+  const text =
+    'In [2024] at [0] or [1, 2024] see [[9]](https://n.example/) or [text](https://x.example) `[1]`\n```\n[2]\n```\n[^1]: a footnote';
+  assert.deepEqual(covered(text, linkMarkers(text, THREE)), [['[1, 2024]', [1], 'marker']]);
+});
+
+test('a marker naming a source the backend did not send says which numbers name none', () => {
+  const text = 'A [9]. B [1, 7, 7]. C [doc8] D [^6] E 【5】 F [ID:4] G [1]';
+  const spans = linkMarkers(text, THREE);
+  assert.deepEqual(
+    spans.map((s) => [text.slice(s.start, s.end), s.indices, s.unnamed]),
+    [
+      ['[9]', [], [9]],
+      ['[1, 7, 7]', [1], [7]],
+      ['[doc8]', [], [8]],
+      ['[^6]', [], [6]],
+      ['【5】', [], [5]],
+      ['[ID:4]', [], [4]],
+      ['[1]', [1], undefined],
+    ],
+  );
+  assert.deepEqual(linkMarkers('A [9].', []), [], 'an answer without sources: no marker is a citation');
 });
 
 test('OpenRAG tags and the grok2api Sources block are reported to hide', () => {
@@ -96,6 +115,7 @@ test('RAGFlow markers: [ID:n] and the variants it repairs only in its final answ
     ['[ID: 2]', [2], 'marker'],
     ['(ID: 1)', [2], 'marker'],
     ['【ID:0】', [1], 'marker'],
+    ['[ID:7]', [], 'marker'], // names no chunk
   ]);
 });
 

@@ -20,7 +20,14 @@ export interface MarkerSpan {
    * hide: a block or tag listing sources in text, redundant once they are shown.
    */
   kind: 'marker' | 'link' | 'hide';
+  /** For a marker: the numbers it writes that name no source (the backend cited a source it did
+   * not send), each once, in the order written. */
+  unnamed?: number[];
 }
+
+// A plain "[n]" is a citation only in a range producers number their sources in: "[2024]" in an
+// answer is a year, "[0]" an index, not a source the backend forgot.
+const MAX_PLAIN_REF = 999;
 
 const NUMBER_LIST = String.raw`\d{1,4}(?:\s*[-–]\s*\d{1,4})?(?:\s*,\s*\d{1,4}(?:\s*[-–]\s*\d{1,4})?)*`;
 const MARKERS = new RegExp(
@@ -98,6 +105,17 @@ function integer(list: string, from: number, to: number): number {
     value = value * 10 + digit;
   }
   return to > from ? value : Number.NaN;
+}
+
+/** The numbers of a marker that name no source, each once; none when a plain bracket holds a
+ * number outside the range producers use (it is no citation at all). */
+function unnamedRefs(written: readonly number[], byRef: ReadonlyMap<number, number>, plain: boolean): number[] {
+  const unnamed = new Set<number>();
+  for (const n of written) {
+    if (!Number.isInteger(n) || (plain && (n < 1 || n > MAX_PLAIN_REF))) return [];
+    if (!byRef.has(n)) unnamed.add(n);
+  }
+  return [...unnamed];
 }
 
 /** Removes from `spans` those that overlap [start, end), which is hidden: the UI replaces each
@@ -233,18 +251,28 @@ export function linkMarkers(text: string, citations: readonly Citation[], { anch
   };
 
   const inCode = codeTest(text);
+  const footnotes = footnoteBlock(text);
+  // A footnote the text defines has its source written under the answer: it names something.
+  const defined = new Set(footnotes?.definitions.map((d) => d.n));
   const markers: MarkerSpan[] = [];
   eachMatch(MARKERS, text, (match) => {
     if (inCode(match.index)) return;
     const g = match.groups!;
-    const indices =
-      g.grokN !== undefined
-        ? resolve([Number(g.grokN)], g.grokUrl)
-        : g.linkN !== undefined
-          ? resolve([Number(g.linkN)], g.linkUrl)
-          : resolve(numbers(g.doc ?? g.foot ?? g.list ?? g.wide ?? g.ragflow ?? ''));
-    if (indices.length)
-      markers.push({ start: match.index, end: match.index + match[0].length, indices, kind: 'marker' });
+    const start = match.index;
+    const end = start + match[0].length;
+    if (g.grokN !== undefined || g.linkN !== undefined) {
+      // A link marker leads somewhere even when it names no source: left as the link it is.
+      const indices =
+        g.grokN !== undefined ? resolve([Number(g.grokN)], g.grokUrl) : resolve([Number(g.linkN)], g.linkUrl);
+      if (indices.length) markers.push({ start, end, indices, kind: 'marker' });
+      return;
+    }
+    const written = numbers(g.doc ?? g.foot ?? g.list ?? g.wide ?? g.ragflow ?? '');
+    const indices = resolve(written);
+    const unnamed =
+      g.foot !== undefined && defined.has(Number(g.foot)) ? [] : unnamedRefs(written, byRef, g.list !== undefined);
+    if (indices.length || unnamed.length)
+      markers.push({ start, end, indices, kind: 'marker', ...(unnamed.length ? { unnamed } : {}) });
   });
   const tags: MarkerSpan[] = [];
   for (const tag of sourcesTags(text)) {
@@ -253,7 +281,6 @@ export function linkMarkers(text: string, citations: readonly Citation[], { anch
   }
   // "Sources: [1, 2]": its own marker is hidden with it.
   const spans = [...withoutHidden(markers, tags), ...tags];
-  const footnotes = footnoteBlock(text);
   const listed = footnotes ? [...new Set(footnotes.definitions.flatMap((d) => (d.url ? resolve([], d.url) : [])))] : [];
   if (footnotes && listed.length && !inCode(footnotes.start)) {
     // Jina's "[^n]: quote [title](url)" definitions: our list shows the same sources.

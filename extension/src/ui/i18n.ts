@@ -26,6 +26,7 @@ const MESSAGES = {
     settingRetrieved: 'Show sources retrieved but not cited',
     settingStrip: 'Keep Open WebUI’s own source list',
     retrieved: '{n} more retrieved, not cited',
+    unnamed: 'Source {n}: the backend sent no such source',
   },
   fr: {
     sources: 'Sources',
@@ -52,6 +53,7 @@ const MESSAGES = {
     settingRetrieved: 'Afficher les sources trouvées mais non citées',
     settingStrip: 'Garder la liste de sources d’Open WebUI',
     retrieved: '{n} de plus trouvées, non citées',
+    unnamed: 'Source {n} : le serveur n’a envoyé aucune source de ce numéro',
   },
   de: {
     sources: 'Quellen',
@@ -78,6 +80,7 @@ const MESSAGES = {
     settingRetrieved: 'Gefundene, aber nicht zitierte Quellen anzeigen',
     settingStrip: 'Die Quellenliste von Open WebUI behalten',
     retrieved: '{n} weitere gefunden, nicht zitiert',
+    unnamed: 'Quelle {n}: Das Backend hat keine solche Quelle gesendet',
   },
   es: {
     sources: 'Fuentes',
@@ -104,6 +107,7 @@ const MESSAGES = {
     settingRetrieved: 'Mostrar las fuentes encontradas pero no citadas',
     settingStrip: 'Mantener la lista de fuentes de Open WebUI',
     retrieved: '{n} más encontradas, no citadas',
+    unnamed: 'Fuente {n}: el servidor no envió ninguna fuente con este número',
   },
   'zh-CN': {
     sources: '来源',
@@ -130,6 +134,7 @@ const MESSAGES = {
     settingRetrieved: '显示已检索但未引用的来源',
     settingStrip: '保留 Open WebUI 自带的来源列表',
     retrieved: '另有 {n} 个已检索、未引用',
+    unnamed: '来源 {n}：后端未提供此来源',
   },
   ja: {
     sources: 'ソース',
@@ -156,6 +161,7 @@ const MESSAGES = {
     settingRetrieved: '検索されたが引用されていないソースを表示',
     settingStrip: 'Open WebUI 自体のソース一覧を残す',
     retrieved: 'ほかに検索された未引用のソース {n} 件',
+    unnamed: 'ソース {n}：バックエンドはこのソースを送っていません',
   },
 };
 

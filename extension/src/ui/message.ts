@@ -69,6 +69,11 @@ function citeButton(citation: Citation): HTMLButtonElement {
   return showCitation(citeTemplate.cloneNode() as HTMLButtonElement, citation);
 }
 
+/** A number the text cites that names no source the backend sent: shown muted, not clickable,
+ * rather than as a raw "[7]" or not at all (Open WebUI draws nothing for it). */
+const unnamedMark = (n: number): HTMLElement =>
+  el('span', { class: 'owc-unnamed', title: t('unnamed', { n }), 'data-owc-unnamed': n }, String(n));
+
 const citedBy = (indices: number[], byIndex: Map<number, Citation>): Citation[] =>
   indices.map((i) => byIndex.get(i)).filter((c): c is Citation => !!c);
 
@@ -88,12 +93,19 @@ interface View {
 interface Placed {
   buttons: HTMLButtonElement[];
   find: (view: View) => number[];
+  /** Marks for the numbers that named no source, and which of them still name none. */
+  unnamed?: { marks: HTMLElement[]; find: (view: View) => number[] };
 }
 
-function place(attachment: Attachment, buttons: HTMLButtonElement[], find: Placed['find']): void {
-  if (!buttons.length) return;
+function place(
+  attachment: Attachment,
+  buttons: HTMLButtonElement[],
+  find: Placed['find'],
+  unnamed?: Placed['unnamed'],
+): void {
+  if (!buttons.length && !unnamed?.marks.length) return;
   attachment.placed ??= [];
-  attachment.placed.push({ buttons, find });
+  attachment.placed.push({ buttons, find, ...(unnamed?.marks.length ? { unnamed } : {}) });
 }
 
 /** The citation a producer's reference number n (a footnote, a tag) stands for. */
@@ -113,10 +125,21 @@ function renumber(message: Element, view: View): void {
       // A clone keeps the group's data-owc-span / data-owc-link; none is needed when none is kept.
       const more = cited
         .slice(same.length)
-        .map((citation) => showCitation(same[0]!.cloneNode() as HTMLButtonElement, citation));
-      same.at(-1)?.after(...more);
+        .map((citation) =>
+          same[0] ? showCitation(same[0].cloneNode() as HTMLButtonElement, citation) : citeButton(citation),
+        );
+      if (same.length) same.at(-1)!.after(...more);
+      else placed.unnamed?.marks[0]?.before(...more); // a marker that named no source names one now
       attachment.added.push(...more);
       placed.buttons = [...same, ...more];
+      if (placed.unnamed) {
+        const still = new Set(placed.unnamed.find(view));
+        placed.unnamed.marks = placed.unnamed.marks.filter((mark) => {
+          const unnamed = still.has(Number(mark.dataset.owcUnnamed));
+          if (!unnamed) mark.remove();
+          return unnamed;
+        });
+      }
     }
   }
 }
@@ -167,28 +190,30 @@ function linkTextMarkers(
     const spans = linkMarkers(node.data, citations, { anchors: false });
     if (spans.length === 0) continue;
     const added: Node[] = [];
-    const placed: Array<{ buttons: HTMLButtonElement[]; written: string }> = [];
+    const placed: Array<{ buttons: HTMLButtonElement[]; marks: HTMLElement[]; written: string }> = [];
     let cursor = node;
     let consumed = 0;
     for (const span of spans) {
       const marker = cursor.splitText(span.start - consumed);
       const rest = marker.splitText(span.end - span.start);
       const buttons = span.kind === 'hide' ? [] : buttonsFor(span.indices, byIndex);
-      placed.push({ buttons, written: marker.data });
-      const replacement = span.kind === 'hide' ? [el('span', { class: 'owc-hidden' }, marker.data)] : buttons;
+      const marks = (span.unnamed ?? []).map(unnamedMark);
+      placed.push({ buttons, marks, written: marker.data });
+      const replacement =
+        span.kind === 'hide' ? [el('span', { class: 'owc-hidden' }, marker.data)] : [...buttons, ...marks];
       marker.replaceWith(...replacement);
       added.push(...replacement, rest);
       cursor = rest;
       consumed = span.end;
     }
     const attachment = attach(message, node, added); // once split: the text it keeps is its own
-    for (const { buttons, written } of placed) {
-      place(
-        attachment,
-        buttons,
-        (view) =>
-          linkMarkers(written, view.citations, { anchors: false }).find((s) => s.kind === 'marker')?.indices ?? [],
-      );
+    for (const { buttons, marks, written } of placed) {
+      const markerIn = (view: View) =>
+        linkMarkers(written, view.citations, { anchors: false }).find((s) => s.kind === 'marker');
+      place(attachment, buttons, (view) => markerIn(view)?.indices ?? [], {
+        marks,
+        find: (view) => markerIn(view)?.unnamed ?? [],
+      });
     }
   }
 }
@@ -197,7 +222,7 @@ function linkTextMarkers(
 function textNodes(root: Element): Array<{ node: Text; start: number }> {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, (node) =>
     node instanceof Element
-      ? node.matches(`pre, code, .owc-hidden, ${LISTS}, button`)
+      ? node.matches(`pre, code, .owc-hidden, ${LISTS}, button, .owc-unnamed`)
         ? NodeFilter.FILTER_REJECT
         : NodeFilter.FILTER_SKIP
       : NodeFilter.FILTER_ACCEPT,
@@ -272,6 +297,43 @@ const visibleTail = (markdown: string): string =>
     .trim()
     .slice(-24);
 
+/** Where pieces of the answer's markdown end on screen, found in reading order. */
+function screenText(root: Element) {
+  let nodes: Array<{ node: Text; start: number }> | null = null;
+  let text = '';
+  let from = 0;
+  /** Splits the text where `markdown`'s visible end next reads on screen: the node split and the
+   * node that now starts there; null where it is not found, too short to tell, inside a link,
+   * followed by something of ours already, or by the text `unlessBefore`. */
+  return (markdown: string, unlessBefore?: string): { holder: Text; rest: Text } | null => {
+    const tail = visibleTail(markdown);
+    if (tail.length < 4 || markdown.includes('](')) return null;
+    if (!nodes) {
+      nodes = textNodes(root);
+      text = nodes
+        .map(({ node }) => node.data)
+        .join('')
+        .replace(/\s/g, ' ');
+    }
+    const at = text.indexOf(tail, from);
+    if (at < 0) return null;
+    from = at + tail.length;
+    if (unlessBefore !== undefined) {
+      let next = from;
+      while (text.charCodeAt(next) === 0x20) next++;
+      if (text.startsWith(unlessBefore.replace(/\s/g, ' '), next)) return null;
+    }
+    const holder = nodes.findLast(({ start }) => start < from);
+    if (!holder || holder.node.parentElement?.closest('a')) return null;
+    const after = holder.node.data.slice(from - holder.start);
+    if (after.trim() === '' && holder.node.nextSibling instanceof Element && holder.node.nextSibling.matches(OURS))
+      return null;
+    nodes = null; // the split changes the nodes
+    return { holder: holder.node, rest: holder.node.splitText(from - holder.start) };
+  };
+}
+const OURS = '.owc-cite, .owc-unnamed';
+
 /** Text a producer attached a citation to by offsets, with no link or marker in it (Gemini's
  * grounding segments through LiteLLM or OpenRouter): its button goes at the end of that text. */
 function linkPlainSpans(
@@ -281,41 +343,52 @@ function linkPlainSpans(
   contentSpans: readonly MarkerSpan[],
   byIndex: Map<number, Citation>,
 ): void {
-  let nodes: Array<{ node: Text; start: number }> | null = null;
-  let text = '';
-  let from = 0;
+  const endOf = screenText(root);
   for (const span of contentSpans) {
-    const covered = content.slice(span.start, span.end);
-    if (
-      span.kind !== 'link' ||
-      covered.includes('](') ||
-      message.querySelector(`.owc-cite[data-owc-span="${span.start}"]`)
-    )
-      continue;
-    const tail = visibleTail(covered);
-    if (tail.length < 4) continue;
-    if (!nodes) {
-      nodes = textNodes(root);
-      text = nodes
-        .map(({ node }) => node.data)
-        .join('')
-        .replace(/\s/g, ' ');
-    }
-    const at = text.indexOf(tail, from);
-    if (at < 0) continue;
-    from = at + tail.length;
-    const holder = nodes.findLast(({ start }) => start < from);
-    if (!holder || holder.node.parentElement?.closest('a')) continue;
-    const rest = holder.node.splitText(from - holder.start);
+    if (span.kind !== 'link' || message.querySelector(`.owc-cite[data-owc-span="${span.start}"]`)) continue;
+    const at = endOf(content.slice(span.start, span.end));
+    if (!at) continue;
     const buttons = buttonsFor(span.indices, byIndex);
     buttons.forEach((button) => button.setAttribute('data-owc-span', String(span.start)));
-    rest.before(...buttons);
+    at.rest.before(...buttons);
     place(
-      attach(message, holder.node, [...buttons, rest]),
+      attach(message, at.holder, [...buttons, at.rest]),
       buttons,
       (view) => view.contentSpans.find((s) => s.kind === 'link' && s.start === span.start)?.indices ?? [],
     );
-    nodes = null; // the split changed the nodes
+  }
+}
+
+// Each lookup may read the answer's text again: a crafted answer of thousands of such markers
+// gets marks for its first ones only.
+const MAX_UNNAMED_LOOKUPS = 64;
+
+/** Markers none of whose numbers names a source, where Open WebUI draws nothing for them (once
+ * the answer has sources, it draws only the numbers its list has): a muted mark for each number
+ * goes after the text the marker followed. Where the marker still reads as text, linkTextMarkers
+ * marks it. */
+function markUnnamedRuns(message: Element, root: Element, content: string, runs: readonly Run[]): void {
+  if (runs.every((run) => run.indices.length > 0)) return;
+  const endOf = screenText(root);
+  const marked = new Set(
+    [...message.querySelectorAll<HTMLElement>('.owc-unnamed[data-owc-at]')].map((m) => m.dataset.owcAt),
+  );
+  let from = 0;
+  let looked = 0;
+  for (const run of runs) {
+    // The text on its line before the marker, up to the marker before it.
+    let lineStart = run.start;
+    while (lineStart > from && content.charCodeAt(lineStart - 1) !== 0x0a) lineStart--;
+    const before = content.slice(lineStart, run.start);
+    from = run.end;
+    if (run.indices.length || marked.has(String(run.start))) continue;
+    if (++looked > MAX_UNNAMED_LOOKUPS) return;
+    const at = endOf(before, content.slice(run.start, run.end)); // still text: linkTextMarkers marks it
+    if (!at) continue;
+    const marks = run.unnamed.map(unnamedMark);
+    marks.forEach((mark) => mark.setAttribute('data-owc-at', String(run.start)));
+    at.rest.before(...marks);
+    attach(message, at.holder, [...marks, at.rest]);
   }
 }
 
@@ -337,30 +410,47 @@ function linkAnchors(message: Element, root: Element, byUrl: Map<string, Citatio
 }
 
 /** Open WebUI's buttons we stand in for, with the numbers we put after them. */
-const replaced = new WeakMap<Element, { indices: string; nodes: HTMLButtonElement[] }>();
+const replaced = new WeakMap<Element, { indices: string; nodes: HTMLElement[] }>();
+
+/** Markers Open WebUI reads as citations, adjacent ones ([1][2]) as one run, as it draws them. */
+interface Run {
+  start: number;
+  end: number;
+  written: number[];
+  indices: number[];
+  unnamed: number[];
+}
+
+function openWebuiRuns(content: string, contentSpans: readonly MarkerSpan[]): Run[] {
+  const runs: Run[] = [];
+  for (const span of contentSpans) {
+    const marker = content.slice(span.start, span.end);
+    const { drawnByOpenWebui, numbers: written } = writtenMarker(marker);
+    if (span.kind !== 'marker' || !drawnByOpenWebui) continue;
+    const last = runs.at(-1);
+    if (last && last.end === span.start) {
+      last.written.push(...written);
+      last.indices.push(...span.indices);
+      last.unnamed.push(...(span.unnamed ?? []));
+      last.end = span.end;
+    } else {
+      const { start, end, indices, unnamed = [] } = span;
+      runs.push({ start, end, written, indices: [...indices], unnamed: [...unnamed] });
+    }
+  }
+  return runs;
+}
 
 /** Open WebUI's own inline citation buttons (once sources are on the message) become ours. */
 function replaceNativeButtons(
   message: Element,
   root: Element,
   citations: readonly Citation[],
-  content: string,
-  contentSpans: readonly MarkerSpan[],
+  runs: readonly Run[],
   byIndex: Map<number, Citation>,
 ): void {
-  // Open WebUI draws adjacent markers ([1][2]) as one button "+1 more": group them likewise.
-  const groups: Array<{ end: number; written: number[]; indices: number[] }> = [];
-  for (const span of contentSpans) {
-    const marker = content.slice(span.start, span.end);
-    const { drawnByOpenWebui, numbers: written } = writtenMarker(marker);
-    if (span.kind !== 'marker' || !drawnByOpenWebui) continue;
-    const last = groups.at(-1);
-    if (last && last.end === span.start) {
-      last.written.push(...written);
-      last.indices.push(...span.indices);
-      last.end = span.end;
-    } else groups.push({ end: span.end, written, indices: [...span.indices] });
-  }
+  // Open WebUI draws one button "+1 more" for a run, and nothing for one none of whose numbers it has.
+  const groups = runs.filter((group) => group.indices.length > 0);
   // Open WebUI draws one button per group of markers, in reading order, named after the source
   // at the position the group's first number gives in its own list. Once it has drawn them all,
   // the k-th button stands for the k-th group, whatever its name (Open WebUI's own copy of a
@@ -380,7 +470,7 @@ function replaceNativeButtons(
     const earlier = replaced.get(button);
     if (!indices || earlier?.indices === indices.join() || (earlier && !complete)) return;
     earlier?.nodes.forEach((node) => node.remove());
-    const replacement = buttonsFor(indices, byIndex);
+    const replacement = [...buttonsFor(indices, byIndex), ...groups[at]!.unnamed.map(unnamedMark)];
     button.classList.add('owc-hidden');
     button.after(...replacement);
     replaced.set(button, { indices: indices.join(), nodes: replacement });
@@ -465,12 +555,14 @@ export function applyToMessage(
 
   // Svelte rewrites the answer's text on every streamed token: markers are linked once it is done.
   if (done) {
+    const runs = openWebuiRuns(content, contentSpans);
     for (const prose of proseBlocks(container)) {
       linkTags(message, prose, citations);
       hideSourcesBlock(prose, contentSpans);
       linkFootnotes(message, prose, contentSpans, citations);
       linkAnchors(message, prose, byUrl);
-      replaceNativeButtons(message, prose, citations, content, contentSpans, byIndex);
+      replaceNativeButtons(message, prose, citations, runs, byIndex);
+      markUnnamedRuns(message, prose, content, runs);
       linkTextMarkers(message, prose, citations, byIndex);
       linkPlainSpans(message, prose, content, contentSpans, byIndex);
     }
