@@ -34,6 +34,7 @@ import {
   untitledSource,
 } from './index.js';
 import { isObject } from './json.js';
+import { citationNumbers } from './markers.js';
 
 // FC_SEED replays a failure: the seed its report printed.
 const RUNS = {
@@ -189,7 +190,13 @@ test('linkMarkers: any text, spans inside it, sorted, not overlapping, citing kn
         );
         assert.ok(i === 0 || span.start >= spans[i - 1]!.start, 'sorted');
         assert.ok(span.indices.every((index) => known.has(index)));
-        assert.ok(span.kind === 'hide' || span.indices.length > 0);
+        // A marker names a source, or says which of its numbers name none (never one it names).
+        assert.ok(span.kind === 'hide' || span.indices.length > 0 || (span.unnamed?.length ?? 0) > 0);
+        const { byRef } = citationNumbers(citations);
+        assert.ok(
+          (span.unnamed ?? []).every((n) => !byRef.has(n)),
+          'an unnamed number names no source',
+        );
       });
       replaced.forEach((span, i) => {
         assert.ok(
