@@ -109,6 +109,12 @@ EXPECTED = {
     "volcengine-ark": Seen(
         buttons=[1, 2], sources=2, retrieved=1, title="蔬菜栽培手册（2024 版）", link=False, page="p. 12"
     ),
+    # No markers: every citation listed. Streamed, the citations come on a chunk of their own, which
+    # has no text: Open WebUI relays it whole.
+    "exa": Seen(buttons=[], sources=3, title="Physical activity — WHO fact sheet"),
+    # No markers: every page listed. Streamed, the flat annotations come in the first chunk, which has
+    # no text: Open WebUI relays it whole, and makes no sources of its own of flat annotations.
+    "xiaomi-mimo": Seen(buttons=[], sources=3, title="合同付款条款指南"),
 }
 
 
@@ -131,6 +137,8 @@ ONE_PER_FORMAT = {
     "claude-citations",
     "gemini-grounding",
     "volcengine-ark",
+    "exa",
+    "xiaomi-mimo",
 }
 
 

@@ -39,8 +39,9 @@ PAYLOADS: list[str] = Renderer({}).render(
     yaml.safe_load((BUILT_IN_SCENARIOS / "hostile" / "_payloads.yaml").read_text())
 )
 # Each format once, in the mode where its sources travel the most particular way: streamed for
-# Azure's first-chunk context, annotation-only chunks, the Responses API's events (which Open
-# WebUI relays only when streamed) and Claude's citation chunks; whole bodies for the others.
+# Azure's first-chunk context, annotation-only chunks, MiMo's first-chunk annotations, the Responses
+# API's events (which Open WebUI relays only when streamed) and Claude's citation chunks; whole
+# bodies for the others.
 MODES = {
     "streaming": [
         "hostile-claude-citations",
@@ -48,6 +49,7 @@ MODES = {
         "hostile-grok2api-go",
         "hostile-openai-responses",
         "hostile-openai-url-citation",
+        "hostile-xiaomi-mimo",
         "hostile-brave",
     ],
     "non-streaming": [
@@ -58,6 +60,7 @@ MODES = {
         "hostile-openrag",
         "hostile-perplexity",
         "hostile-volcengine-ark",
+        "hostile-exa",
         "hostile-ragflow",
         "hostile-ragflow-agent",
         "hostile-nvidia-rag",
@@ -65,9 +68,9 @@ MODES = {
         "hostile-jina-deepsearch",
     ],
 }
-# Formats whose answers write no markers (OpenRAG, NVIDIA RAG), or cite with links to their URLs (Groq), which
-# hostile URLs are not: no button is expected.
-UNMARKED = {"hostile-openrag", "hostile-nvidia-rag", "hostile-groq-compound"}
+# Formats whose answers write no markers (OpenRAG, NVIDIA RAG, Exa, MiMo), or cite with links to their URLs
+# (Groq), which hostile URLs are not: no button is expected.
+UNMARKED = {"hostile-openrag", "hostile-nvidia-rag", "hostile-groq-compound", "hostile-exa", "hostile-xiaomi-mimo"}
 # Jina and Brave put their sources inside the answer's own markdown (footnote definitions; <citation> tags),
 # which Open WebUI renders and the payloads break up (a line break ends a definition; a payload that is HTML
 # becomes an element, so a tag's text is no longer its JSON): which of those become buttons is not predicted

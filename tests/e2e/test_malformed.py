@@ -51,6 +51,10 @@ EXPECTED = {
     "malformed-perplexity-backtracking": (0, 3),  # "Sources:" with blank runs: read in linear time
     # The four references that are objects, each with what it has that is a string (or "Untitled source")
     "malformed-volcengine-ark-mixed-types": (0, 4),
+    # The three citations that are objects, each with what it has that is a string (or "Untitled source")
+    "malformed-exa-mixed-types": (0, 3),
+    # The three flat url_citations with a URL string, one page met twice counted once
+    "malformed-xiaomi-mimo-mixed-types": (0, 3),
 }
 # What one answer may add to its chat (persist/shape.ts MAX_EVENT_CHARS), stored for good.
 MAX_STORED_EVENT_CHARS = 512 * 1024

@@ -403,6 +403,23 @@ const arkReference = shaped({
   file_name: text,
   extra: hostileValue,
 });
+const exaCitation = shaped({
+  id: fc.oneof(url, text),
+  url,
+  title: text,
+  author: fc.oneof(text, fc.constant(null)),
+  publishedDate: fc.oneof(text, fc.constant(null)),
+  text,
+  image: url,
+  favicon: url,
+});
+const mimoAnnotation = shaped({
+  site_name: text,
+  summary: text,
+  title: text,
+  type: fc.constantFrom('url_citation', 'web_search_highlight'),
+  url,
+});
 const sourceLike = shaped({
   url,
   title: text,
@@ -442,6 +459,8 @@ export const WIRE_FORMATS: Record<string, fc.Arbitrary<unknown>> = {
   }),
   'grok2api-go': chatBody(chatMessage(), { citations: listOf(url) }),
   'volcengine-ark': chatBody(chatMessage(), { references: listOf(arkReference) }),
+  exa: chatBody(chatMessage({ citations: listOf(exaCitation) }), { citations: listOf(exaCitation) }),
+  'xiaomi-mimo': chatBody(chatMessage({ annotations: listOf(fc.oneof(mimoAnnotation, annotation)) })),
   'openai-responses': fc.oneof(
     shaped({ object: fc.constant('response'), output: responsesOutput }),
     shaped({ type: fc.constant('response.output_text.annotation.added'), annotation }),

@@ -10,6 +10,7 @@ import { answerSpans } from './answer-spans.js';
 import { azureOnYourData } from './azure-on-your-data.js';
 import { brave } from './brave.js';
 import { claudeCitations } from './claude-citations.js';
+import { exa } from './exa.js';
 import { geminiGrounding } from './gemini-grounding.js';
 import { generic } from './generic.js';
 import { grok2api } from './grok2api.js';
@@ -24,6 +25,7 @@ import { openrag } from './openrag.js';
 import { perplexity } from './perplexity.js';
 import { ragflow } from './ragflow.js';
 import { volcengineArk } from './volcengine-ark.js';
+import { xiaomiMimo } from './xiaomi-mimo.js';
 
 export const FORMATS: readonly Format[] = [
   azureOnYourData,
@@ -35,6 +37,8 @@ export const FORMATS: readonly Format[] = [
   answerSpans,
   perplexity,
   volcengineArk,
+  exa,
+  xiaomiMimo,
   grok2apiGo,
   openaiResponses,
   jinaDeepsearch,
