@@ -22,12 +22,13 @@ export interface MarkerSpan {
   kind: 'marker' | 'link' | 'hide';
   /** For a marker: the numbers it writes that name no source (the backend cited a source it did
    * not send), each once, in the order written. */
-  unnamed?: number[];
+  unnamed?: readonly number[];
 }
 
 // A plain "[n]" is a citation only in a range producers number their sources in: "[2024]" in an
 // answer is a year, "[0]" an index, not a source the backend forgot.
 const MAX_PLAIN_REF = 999;
+const NONE: readonly number[] = [];
 
 const NUMBER_LIST = String.raw`\d{1,4}(?:\s*[-–]\s*\d{1,4})?(?:\s*,\s*\d{1,4}(?:\s*[-–]\s*\d{1,4})?)*`;
 const MARKERS = new RegExp(
@@ -109,13 +110,19 @@ function integer(list: string, from: number, to: number): number {
 
 /** The numbers of a marker that name no source, each once; none when a plain bracket holds a
  * number outside the range producers use (it is no citation at all). */
-function unnamedRefs(written: readonly number[], byRef: ReadonlyMap<number, number>, plain: boolean): number[] {
-  const unnamed = new Set<number>();
+function unnamedRefs(
+  written: readonly number[],
+  byRef: ReadonlyMap<number, number>,
+  plain: boolean,
+): readonly number[] {
+  let unnamed: Set<number> | undefined; // made only when needed: most markers name their sources
   for (const n of written) {
-    if (!Number.isInteger(n) || (plain && (n < 1 || n > MAX_PLAIN_REF))) return [];
-    if (!byRef.has(n)) unnamed.add(n);
+    if (!Number.isInteger(n) || (plain && (n < 1 || n > MAX_PLAIN_REF))) return NONE;
+    if (byRef.has(n)) continue;
+    unnamed ??= new Set();
+    unnamed.add(n);
   }
-  return [...unnamed];
+  return unnamed ? [...unnamed] : NONE;
 }
 
 /** Removes from `spans` those that overlap [start, end), which is hidden: the UI replaces each
@@ -270,7 +277,7 @@ export function linkMarkers(text: string, citations: readonly Citation[], { anch
     const written = numbers(g.doc ?? g.foot ?? g.list ?? g.wide ?? g.ragflow ?? '');
     const indices = resolve(written);
     const unnamed =
-      g.foot !== undefined && defined.has(Number(g.foot)) ? [] : unnamedRefs(written, byRef, g.list !== undefined);
+      g.foot !== undefined && defined.has(Number(g.foot)) ? NONE : unnamedRefs(written, byRef, g.list !== undefined);
     if (indices.length || unnamed.length)
       markers.push({ start, end, indices, kind: 'marker', ...(unnamed.length ? { unnamed } : {}) });
   });

@@ -94,7 +94,7 @@ interface Placed {
   buttons: HTMLButtonElement[];
   find: (view: View) => number[];
   /** Marks for the numbers that named no source, and which of them still name none. */
-  unnamed?: { marks: HTMLElement[]; find: (view: View) => number[] };
+  unnamed?: { marks: HTMLElement[]; find: (view: View) => readonly number[] };
 }
 
 function place(
