@@ -53,8 +53,6 @@ EXPECTED = {
     "malformed-volcengine-ark-mixed-types": (0, 4),
     # The three citations that are objects, each with what it has that is a string (or "Untitled source")
     "malformed-exa-mixed-types": (0, 3),
-    # The three flat url_citations with a URL string, one page met twice counted once
-    "malformed-xiaomi-mimo-mixed-types": (0, 3),
 }
 # What one answer may add to its chat (persist/shape.ts MAX_EVENT_CHARS), stored for good.
 MAX_STORED_EVENT_CHARS = 512 * 1024
