@@ -303,8 +303,8 @@ function screenText(root: Element) {
   let text = '';
   let from = 0;
   /** Splits the text where `markdown`'s visible end next reads on screen: the node split and the
-   * node that now starts there; null where it is not found, too short to tell, inside a link,
-   * followed by something of ours already, or by the text `unlessBefore`. */
+   * node that now starts there; null where it is not found, too short to tell, or inside a link;
+   * with `unlessBefore`, also where that text or something of ours follows. */
   return (markdown: string, unlessBefore?: string): { holder: Text; rest: Text } | null => {
     const tail = visibleTail(markdown);
     if (tail.length < 4 || markdown.includes('](')) return null;
@@ -318,16 +318,17 @@ function screenText(root: Element) {
     const at = text.indexOf(tail, from);
     if (at < 0) return null;
     from = at + tail.length;
+    const holder = nodes.findLast(({ start }) => start < from);
+    if (!holder || holder.node.parentElement?.closest('a')) return null;
     if (unlessBefore !== undefined) {
+      // The marker still there as text, or marked already (by linkTextMarkers): nothing to add.
       let next = from;
       while (text.charCodeAt(next) === 0x20) next++;
       if (text.startsWith(unlessBefore.replace(/\s/g, ' '), next)) return null;
+      const after = holder.node.data.slice(from - holder.start);
+      if (after.trim() === '' && holder.node.nextSibling instanceof Element && holder.node.nextSibling.matches(OURS))
+        return null;
     }
-    const holder = nodes.findLast(({ start }) => start < from);
-    if (!holder || holder.node.parentElement?.closest('a')) return null;
-    const after = holder.node.data.slice(from - holder.start);
-    if (after.trim() === '' && holder.node.nextSibling instanceof Element && holder.node.nextSibling.matches(OURS))
-      return null;
     nodes = null; // the split changes the nodes
     return { holder: holder.node, rest: holder.node.splitText(from - holder.start) };
   };
