@@ -11,7 +11,9 @@ const EMPTY = (): ExtractResult => ({ format: null, citations: [] });
 function asBody(payload: unknown): JsonObject | null {
   if (typeof payload === 'string') return asBody(parseStreamText(payload));
   if (Array.isArray(payload)) {
-    if (payload.length > 0 && payload.every(isStreamEvent)) return mergeChunks(payload);
+    // Chunks, among them maybe one that is not a completion chunk (an upstream Open WebUI's
+    // `{sources}` first); a list of sources never holds a chunk.
+    if (payload.some(isStreamEvent)) return mergeChunks(payload);
     return { sources: payload };
   }
   return isObject(payload) ? payload : null;

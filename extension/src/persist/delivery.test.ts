@@ -252,6 +252,22 @@ test('a second tab, or the next page, finds the sources stored and posts nothing
   assert.equal(stored.length, 1); // the next page shows them from the stored chat
 });
 
+test("sources in Open WebUI's own shape: stored when Open WebUI kept none (non-streamed), never twice", async () => {
+  const ownShape = { ...pending, openWebuiShape: true as const };
+  const { clock, owui, deps } = setUp();
+  assert.equal(await clock.run(deliver(ownShape, deps, true)), 'stored');
+  assert.equal(owui.sourceEvents(CHAT, 'a1'), 1);
+
+  const kept = setUp(); // streamed, or its own RAG: Open WebUI stored them itself
+  const theirs = { source: { id: 'f1', name: 'handbook.pdf' }, document: ['…'], metadata: [{ source: 'f1' }] };
+  kept.owui.chats.get(CHAT)!.messages.a1!.sources = [theirs];
+  assert.equal(await kept.clock.run(deliver(ownShape, kept.deps, true)), 'stored');
+  assert.equal(posts(kept.owui).length, 0);
+  // Any other producer's sources are stored beside Open WebUI's own (its url_citations, say).
+  assert.equal(await kept.clock.run(deliver(pending, kept.deps, true)), 'stored');
+  assert.equal(posts(kept.owui).length, 1);
+});
+
 test("up to 0.10, storing makes the answer the chat's current message: the newest is made current again", async () => {
   const { clock, owui, deps } = setUp();
   owui.chats.get(CHAT)!.messages.a2 = { content: 'A regenerated answer.' };

@@ -18,7 +18,7 @@ import { messageText } from '../capture/message-text.js';
 import { isId } from '../ids.js';
 import { failureKind, type OpenWebuiApi, type StoredChat } from './openwebui.js';
 import type { Pending } from './outbox.js';
-import { hasStoredCitations } from './shape.js';
+import { hasSources, hasStoredCitations } from './shape.js';
 
 /** stored (by us or another tab); posted as often as it makes sense; gone (the chat was deleted,
  * is not the user's to write, or Open WebUI refuses the source); unsaved (Open WebUI never saved the message: left for a later page). */
@@ -130,7 +130,7 @@ function keepCurrentTarget(chat: StoredChat, messageId: string): string | null {
 const KEEP_CURRENT = JSON.stringify({ type: 'message', data: { content: '' } });
 
 export async function deliver(
-  { chatId, messageId, body }: Pending,
+  { chatId, messageId, body, openWebuiShape }: Pending,
   deps: DeliveryDeps,
   settleFirst: boolean,
 ): Promise<Outcome> {
@@ -150,7 +150,9 @@ export async function deliver(
           if (memory.unsavedReads > 0) await deps.sleep(Math.min(250 * memory.unsavedReads, 2000));
           const chat = await deps.api.readChat(chatId);
           const message = Object.hasOwn(chat.messages, messageId) ? (chat.messages[messageId] ?? null) : null;
-          const stored = message !== null && hasStoredCitations(message.sources);
+          const stored =
+            message !== null &&
+            (hasStoredCitations(message.sources) || (openWebuiShape === true && hasSources(message.sources)));
           if (stored) deps.onStored?.(message);
           return { kind: 'read', message, stored, writable: chat.writable };
         }

@@ -35,6 +35,14 @@ test('what a page left unstored is there for the next page, until it is removed'
   assert.equal(storage.getItem('token'), 'abc');
 });
 
+test("an answer in Open WebUI's own shape stays one after a reload; a crafted flag is not taken", () => {
+  const storage = memoryStorage();
+  createOutbox(storage).put({ ...pending, openWebuiShape: true });
+  assert.deepEqual(createOutbox(storage).pending('a'), [{ ...pending, openWebuiShape: true }]);
+  storage.setItem('owui-citations:outbox:m1', JSON.stringify({ ...pending, openWebuiShape: 'yes', at: Date.now() }));
+  assert.deepEqual(createOutbox(storage).pending('a'), [pending]);
+});
+
 test("what one user left is handed only to that user: another user's page neither gets it nor drops it", () => {
   const storage = memoryStorage();
   createOutbox(storage).put(pending);

@@ -25,6 +25,9 @@ export interface Pending {
   messageId: string;
   /** The JSON body of the source event to store. */
   body: string;
+  /** The sources came in Open WebUI's own shape: kept by Open WebUI (streamed, its own RAG),
+   * they are not stored again; only what it did not keep (a non-streamed body's) is. */
+  openWebuiShape?: true;
 }
 
 export interface Outbox {
@@ -73,7 +76,14 @@ export function createOutbox(storage: Storage, now: () => number = Date.now): Ou
           now() - entry.at < MAX_AGE_MS;
         if (!usable) storage.removeItem(key);
         else if (entry!.userId === userId) {
-          pending.push({ userId, chatId: entry!.chatId!, messageId: entry!.messageId!, body: entry!.body! });
+          const { chatId, messageId, body, openWebuiShape } = entry!;
+          pending.push({
+            userId,
+            chatId: chatId!,
+            messageId: messageId!,
+            body: body!,
+            ...(openWebuiShape === true ? { openWebuiShape } : {}),
+          });
         }
       }
       return pending;

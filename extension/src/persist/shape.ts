@@ -59,6 +59,11 @@ export function sourceEventBody(citations: readonly Citation[]): string {
   return body(bare.slice(0, fits));
 }
 
+/** Whether a stored message holds any source, Open WebUI's own or ours. */
+export function hasSources(sources: unknown): boolean {
+  return Array.isArray(sources) && sources.length > 0;
+}
+
 /** Whether a stored message already holds citations stored by this extension. */
 export function hasStoredCitations(sources: unknown): boolean {
   return Array.isArray(sources) && sources.some(isOwnSource);

@@ -117,10 +117,12 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
       if (!state.done || !state.live || !state.chatId || started.has(state.messageId)) return;
       const { format, citations } = hub.citations(state.messageId);
       const userId = currentUser();
-      if (!userId || isTemporary(state.chatId) || !format || format === 'open-webui' || citations.length === 0) {
+      if (!userId || isTemporary(state.chatId) || !format || citations.length === 0) {
         return claims.release(state.messageId);
       }
-      start({ userId, chatId: state.chatId, messageId: state.messageId, body: sourceEventBody(citations) });
+      const { chatId, messageId } = state;
+      const body = sourceEventBody(citations);
+      start({ userId, chatId, messageId, body, ...(format === 'open-webui' ? { openWebuiShape: true } : {}) });
     }),
   );
   function replayOutbox(): void {
