@@ -1,22 +1,52 @@
 /**
  * OpenAI Responses API: flat annotations on `output[].content[]` parts of type output_text —
  * url_citation {url, title, start_index, end_index} and file_citation {file_id, filename,
- * index}. Also reads the `response.output_text.annotation.added` and `response.completed`
+ * index}. With the web_search tool and `include: ["web_search_call.action.sources"]`, each
+ * `web_search_call` output item's `action` lists the pages it consulted (`search`: `sources[]`
+ * of {type: "url", url}; `open_page` and `find_in_page`: one `url`): those the annotations do not
+ * cite follow the cited ones, without spans, so they read as retrieved, not cited. Also reads the
+ * `response.output_text.annotation.added`, `response.output_item.done` and `response.completed`
  * stream events on their own.
  */
 
 import { draftsFromAnnotations } from '../annotations.js';
 import { int, isObject, type JsonObject, obj, objects, str } from '../json.js';
+import { MAX_CITATIONS } from '../limits.js';
 import type { Draft, Format } from '../model.js';
+import { safeUrl } from '../urls.js';
 
-function annotationsOf(payload: JsonObject): unknown[] | null {
-  if (payload.type === 'response.output_text.annotation.added')
-    return isObject(payload.annotation) ? [payload.annotation] : [];
+function outputOf(payload: JsonObject): unknown[] | null {
+  if (payload.type === 'response.output_item.done') return isObject(payload.item) ? [payload.item] : [];
   const response = payload.type === 'response.completed' ? obj(payload.response) : payload;
-  if (!response || !Array.isArray(response.output)) return null;
-  return objects(response.output)
+  return response && Array.isArray(response.output) ? response.output : null;
+}
+
+function annotationsOf(output: unknown[]): unknown[] {
+  return objects(output)
     .flatMap((item) => objects(item.content))
     .flatMap((part) => (part.type === 'output_text' && Array.isArray(part.annotations) ? part.annotations : []));
+}
+
+/** A URL as compared with the others: OpenAI adds `utm_source=openai` to the links it cites. */
+const untagged = (url: string): string =>
+  url.replace(/([?&])utm_source=openai(?:&|(?=#|$))/, '$1').replace(/[?&](?=#|$)/, '');
+
+/** Every page the web_search_call items consulted, in order, each once (by its untagged URL),
+ * at most MAX_CITATIONS. A page is only its address: one that is no safe link is not kept. */
+function searchedUrls(output: unknown[]): Map<string, string> {
+  const urls = new Map<string, string>();
+  for (const item of output) {
+    const action = isObject(item) && item.type === 'web_search_call' ? obj(item.action) : null;
+    if (!action) continue;
+    const pages = Array.isArray(action.sources) ? [action, ...action.sources] : [action];
+    for (const page of pages) {
+      if (urls.size >= MAX_CITATIONS) return urls;
+      // A source of type "api" (oai-weather, …) names a data feed, not a page: it has no url.
+      const url = isObject(page) ? safeUrl(page.url) : null;
+      if (url && !urls.has(untagged(url))) urls.set(untagged(url), url);
+    }
+  }
+  return urls;
 }
 
 function fileDraft(annotation: JsonObject, ref: number): Draft | null {
@@ -36,12 +66,18 @@ function fileDraft(annotation: JsonObject, ref: number): Draft | null {
 export const openaiResponses: Format = {
   name: 'openai-responses',
   extract(payload) {
-    const annotations = annotationsOf(payload);
-    if (annotations === null) return null;
+    const annotated = payload.type === 'response.output_text.annotation.added';
+    const output = annotated ? [] : outputOf(payload);
+    if (output === null) return null;
+    const annotations = annotated ? (isObject(payload.annotation) ? [payload.annotation] : []) : annotationsOf(output);
     const drafts = draftsFromAnnotations(annotations, 'codePoints');
     for (const annotation of objects(annotations)) {
       const file = fileDraft(annotation, drafts.length + 1);
       if (file) drafts.push(file);
+    }
+    const cited = new Set(drafts.map((d) => untagged(safeUrl(d.url) ?? d.id)));
+    for (const [key, url] of searchedUrls(output)) {
+      if (!cited.has(key)) drafts.push({ id: url, url, kind: 'web', refs: [], anchors: [] });
     }
     return drafts.length ? { drafts, ordered: true } : null;
   },
