@@ -116,23 +116,30 @@ def render_stream(
     entries = _endpoint(scenario, kind).stream
     if entries is None:
         raise LookupError(f"scenario {scenario.name!r} does not stream this endpoint")
+    endpoint = _endpoint(scenario, kind)
     renderer, pieces = _prepare(scenario, facts)
     style = scenario.json_style.stream
     events: list[ServerSentEvent] = []
     sent = ""  # the answer text streamed so far, for producers that repeat it (Perplexity)
-    for entry in entries:
-        for local in _repetitions(entry, renderer, pieces):
-            local["seq"] = len(events)
-            if (index := local.pop("piece_index", None)) is not None:
-                sent += pieces[index]
-                local["piece"] = pieces[index]
-            local["content_so_far"] = sent
-            data = renderer.child(local).render(entry.data)
-            events.append(_sse(data, entry.event, style, entry.delay_ms))
+
+    def send(entries: list[StreamEntry]) -> None:
+        nonlocal sent
+        for entry in entries:
+            for local in _repetitions(entry, renderer, pieces):
+                local["seq"] = len(events)
+                if (index := local.pop("piece_index", None)) is not None:
+                    sent += pieces[index]
+                    local["piece"] = pieces[index]
+                local["content_so_far"] = sent
+                data = renderer.child(local).render(entry.data)
+                events.append(_sse(data, entry.event, style, entry.delay_ms))
+
+    send(entries)
     if kind == "chat":
         if include_usage:
             events.append(_sse(renderer.render(_USAGE_CHUNK), None, style, 0))
-        events.append(ServerSentEvent("data: [DONE]\n\n"))
+        events.append(_sse("[DONE]", endpoint.done_event, style, 0))
+    send(endpoint.after_done)
     return events
 
 

@@ -54,6 +54,12 @@ class StreamEntry(_Strict):
 class Endpoint(_Strict):
     body: Any = Field(description="non-streaming response body template")
     stream: list[StreamEntry] | None = Field(None, description="absent: the producer refuses stream=true")
+    done_event: str | None = Field(
+        None, description="SSE `event:` name on the closing `data: [DONE]` of a chat stream (FastGPT's `answer`)"
+    )
+    after_done: list[StreamEntry] = Field(
+        [], description="events sent after the closing `data: [DONE]` (FastGPT's `flowResponses`)"
+    )
 
 
 class JsonStyles(_Strict):

@@ -66,16 +66,39 @@ STREAMED_CITATIONS_ONLY = (
     "(brave-search-skills, skills/answers/SKILL.md); a non-streamed answer has no sources to show."
 )
 
+OWN_SHAPE_WITHOUT_CHOICES = (
+    "An Open WebUI upstream streams its sources first, in a chunk of their own with no `choices` "
+    '(utils/middleware.py, stream_wrapper: `data: {"sources": [...]}`); the Open WebUI in front of it '
+    "skips a chunk with no `choices` that is not an error (its streaming handler, `if not choices: … continue`): "
+    "the sources never reach the browser, nor the stored chat. Non-streamed, they do."
+)
+
+# Expected from FastGPT's code, not yet measured: to be confirmed by a run.
+FASTGPT_SOURCES_AFTER_DONE = (
+    "FastGPT streams its nodes' responses (the quotes) once, as `event: flowResponses` after `data: [DONE]` "
+    "(projects/app/src/pages/api/v1/chat/completions.ts), a list, not a chunk: Open WebUI reads `data:` lines only, "
+    "stops at [DONE] and relays chunks with `choices`, so the quotes never reach the browser, nor the stored chat. "
+    "Non-streamed, they do."
+)
+
 GAPS = [
+    Gap("open-webui-upstream", OWN_SHAPE_WITHOUT_CHOICES, streams=(True,)),
     Gap("nvidia-rag", SOURCES_ON_A_TEXT_CHUNK, streams=(True,)),
+    *(
+        Gap(model, FASTGPT_SOURCES_AFTER_DONE, streams=(True,))
+        for model in ("fastgpt", "malformed-fastgpt-mixed-types")
+    ),
     Gap("gemini-grounding", GROUNDING_ON_A_TEXT_CHUNK + OWN_SOURCES_FROM_ANNOTATIONS, streams=(True,), sources=2),
     Gap("gemini-grounding", GROUNDING_ON_A_TEXT_CHUNK, streams=(True,), before=OWN_SOURCES_FROM_ANNOTATIONS_SINCE),
     *(Gap(model, STREAMED_CITATIONS_ONLY, streams=(False,)) for model in ("brave", "brave-split-tags")),
-    Gap(
-        "openai-responses",
-        "Open WebUI converts a non-streamed Responses body into a chat completion and keeps only "
-        "its text (routers/openai.py, convert_responses_result): the annotations never reach the browser.",
-        streams=(False,),
+    *(
+        Gap(
+            model,
+            "Open WebUI converts a non-streamed Responses body into a chat completion and keeps only "
+            "its text (routers/openai.py, convert_responses_result): the annotations never reach the browser.",
+            streams=(False,),
+        )
+        for model in ("openai-responses", "openai-responses-web-search")
     ),
     *(
         Gap(
@@ -84,7 +107,13 @@ GAPS = [
             before=RESPONSES_CONNECTION_SINCE,
             shows="does not support /v1/chat/completions",
         )
-        for model in ("openai-responses", "hostile-openai-responses")
+        for model in (
+            "openai-responses",
+            "hostile-openai-responses",
+            "openai-responses-web-search",
+            "hostile-openai-responses-web-search",
+            "malformed-openai-responses-web-search-mixed-types",
+        )
     ),
     *(
         Gap(model, LONG_STREAM_LINE, streams=(True,), before=LONG_STREAM_LINES_SINCE, shows=LINE_TOO_LONG)

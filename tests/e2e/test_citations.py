@@ -63,6 +63,11 @@ EXPECTED = {
     # Offsets over plain sentences: each button at the end of the text it covers.
     "openai-url-citation-plain": URL_CITATION,
     "openai-responses": Seen(buttons=[1], sources=2, title="Physical activity — WHO fact sheet"),
+    # Web search with action.sources: the two pages the annotations cite, and NHS, searched only (its
+    # address stands for its title). Streamed only: Open WebUI keeps only the text of a whole body.
+    "openai-responses-web-search": Seen(
+        buttons=[1, 2], sources=2, retrieved=1, title="Physical activity — WHO fact sheet"
+    ),
     "grok2api": GROK,
     "grok2api-sources-block": GROK,
     "grok2api-go": Seen(buttons=[1, 2, 1], sources=2, retrieved=1, title="合同付款条款指南"),
@@ -115,6 +120,20 @@ EXPECTED = {
     # No markers: every page listed. Streamed, the flat annotations come in the first chunk, which has
     # no text: Open WebUI relays it whole, and makes no sources of its own of flat annotations.
     "xiaomi-mimo": Seen(buttons=[], sources=3, title="合同付款条款指南"),
+    # Two dataset chunks cited by id, [id](CITE) (drawn by Open WebUI as links to "CITE"), a third not; no
+    # links. Streamed, the quotes come after [DONE] (limits.py): non-streamed only.
+    "fastgpt": Seen(
+        buttons=[1, 2], sources=2, retrieved=1, title="FastGPT 知识库使用手册.pdf", link=False, score="Relevance 89 %"
+    ),
+    # 【2†source】 and 【3†source】 name search results 2 and 3: sources 1 and 2, untitled (the address names
+    # them), each with its quote. Streamed, the annotations come on the last chunk, which has no text:
+    # Open WebUI relays it whole; the tool-role chunk of search results before it carries text, which
+    # Open WebUI shows as the answer's first words (its JSON).
+    "minimax": Seen(buttons=[1, 2], sources=2, title="shanghai-weather-20250526.html", quote="上海天气预报提供"),
+    # Open WebUI's own shape, from an upstream Open WebUI: two chunks of one file are source 1.
+    "open-webui-upstream": Seen(
+        buttons=[1, 1, 2], sources=2, title="employee-handbook.pdf", link=False, page="p. 12", score="Relevance 84 %"
+    ),
 }
 
 
@@ -139,6 +158,9 @@ ONE_PER_FORMAT = {
     "volcengine-ark",
     "exa",
     "xiaomi-mimo",
+    "fastgpt",
+    "minimax",
+    "open-webui-upstream",
 }
 
 

@@ -48,6 +48,7 @@ MODES = {
         "hostile-azure-on-your-data",
         "hostile-grok2api-go",
         "hostile-openai-responses",
+        "hostile-openai-responses-web-search",
         "hostile-openai-url-citation",
         "hostile-xiaomi-mimo",
         "hostile-brave",
@@ -58,7 +59,9 @@ MODES = {
         "hostile-answer-spans",
         "hostile-grok2api",
         "hostile-openrag",
-        "hostile-perplexity",
+        "hostile-minimax",
+        "hostile-fastgpt",
+        "hostile-perplexity",  # last: its links are opened below
     ],
     # In two runs: each answer of 274 payload sources is opened whole, page by page, live and after a reload
     # (about 20 s each), and one run must stay within the per-test timeout.
@@ -70,11 +73,13 @@ MODES = {
         "hostile-nvidia-rag",
         "hostile-groq-compound",
         "hostile-jina-deepsearch",
+        "hostile-open-webui-upstream",
     ],
 }
 # Formats whose answers write no markers (OpenRAG, NVIDIA RAG, Exa, MiMo), or cite with links to their URLs
 # (Groq), which hostile URLs are not: no button is expected.
 UNMARKED = {"hostile-openrag", "hostile-nvidia-rag", "hostile-groq-compound", "hostile-exa", "hostile-xiaomi-mimo"}
+UNMARKED.add("hostile-fastgpt")  # FastGPT names a quote by its 24-hex id, which a payload is not: no marker
 # Jina and Brave put their sources inside the answer's own markdown (footnote definitions; <citation> tags),
 # which Open WebUI renders and the payloads break up (a line break ends a definition; a payload that is HTML
 # becomes an element, so a tag's text is no longer its JSON): which of those become buttons is not predicted
@@ -89,6 +94,9 @@ TITLES_NOT_PAYLOADS = {"hostile-grok2api-go", "hostile-nvidia-rag", "hostile-bra
 # Streamed, LiteLLM 1.106.2 ends Claude's answer at the first event that holds a raw U+2028 (its line reader
 # splits there, the JSON breaks, the stream stops): the payloads after it never come (measured: 265 of 274).
 TITLES_NOT_PAYLOADS |= {"hostile-claude-citations"}
+# Open WebUI's own shape: a payload that is a web address is that source's link, and its name, the same
+# address, is not repeated as its title (formats/open-webui.ts, as Open WebUI shows it).
+TITLES_NOT_PAYLOADS.add("hostile-open-webui-upstream")
 
 # In the page: "show all" and the retrieved sources, every preview (the hover/focus event the extension listens
 # to), then the modal from the first source, through every page with "next" and back with "previous".
@@ -152,9 +160,9 @@ def cited_numbers(page: Page, stack: Stack, chat: str, answer: str) -> list[int]
     """The citation numbers the answer's markers ask for, in reading order."""
     content = stored_answer_text(stack, chat, answer)
     number_of = page.evaluate(NUMBER_OF_REF, answer)
-    # [N], [docN], RAGFlow's [ID:N], Jina's [^N] (not its definitions "[^N]:"), Brave's tags' numbers.
-    refs = re.findall(r"\[(?:doc|ID:\s?|\^)?(\d+)\](?!:)|<citation>\{[^<]*?\"number\": (\d+)", content)
-    return [number_of[ref] for ref in (a or b for a, b in refs) if ref in number_of]
+    # [N], [docN], RAGFlow's [ID:N], Jina's [^N] (not its definitions "[^N]:"), Brave's tags' numbers, 【N†source】.
+    refs = re.findall(r"\[(?:doc|ID:\s?|\^)?(\d+)\](?!:)|<citation>\{[^<]*?\"number\": (\d+)|【(\d+)†", content)
+    return [number_of[ref] for ref in (a or b or c for a, b, c in refs) if ref in number_of]
 
 
 @pytest.fixture

@@ -53,6 +53,12 @@ EXPECTED = {
     "malformed-volcengine-ark-mixed-types": (0, 4),
     # The three citations that are objects, each with what it has that is a string (or "Untitled source")
     "malformed-exa-mixed-types": (0, 3),
+    # The four quotes that are objects (one repeated by a second node, one in a tool's nested responses), each once
+    "malformed-fastgpt-mixed-types": (0, 4),
+    # The three annotated pages with a URL string (one of them also a search result), one met twice counted once
+    "malformed-minimax-mixed-types": (0, 3),
+    # The two cited pages and the one searched page that is a link: the rest are no pages
+    "malformed-openai-responses-web-search-mixed-types": (0, 3),
 }
 # What one answer may add to its chat (persist/shape.ts MAX_EVENT_CHARS), stored for good.
 MAX_STORED_EVENT_CHARS = 512 * 1024

@@ -12,7 +12,7 @@ from tests.wire import sse_data
 
 # Their citations name document sections (answer-spans) or uploaded files that the producer sends
 # no link to (RAGFlow, NVIDIA RAG), not URLs.
-LINKLESS = {"answer-spans", "ragflow", "ragflow-agent", "nvidia-rag"}
+LINKLESS = {"answer-spans", "ragflow", "ragflow-agent", "nvidia-rag", "fastgpt"}
 
 
 def strings_in(value: object) -> Iterator[str]:

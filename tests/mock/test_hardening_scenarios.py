@@ -77,5 +77,8 @@ def test_malformed_scenarios_keep_their_answer(name: str) -> None:
     body = body_of(name)
     if "content" in body:  # Anthropic's Messages API: text blocks
         assert "".join(block.get("text", "") for block in body["content"]).strip()
+    elif "output" in body:  # the Responses API: output_text parts of its message items
+        parts = [part for item in body["output"] if item["type"] == "message" for part in item["content"]]
+        assert "".join(part["text"] for part in parts if part["type"] == "output_text").strip()
     else:
         assert body["choices"][0]["message"]["content"].strip()

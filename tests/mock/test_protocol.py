@@ -35,6 +35,7 @@ STREAM_DIFFERS = {
     "jina-deepsearch-undated": "the stream sends its <think> steps before the answer",
     "brave": "only the stream has the <citation> and <usage> tags",
     "brave-split-tags": "only the stream has the <citation> and <usage> tags",
+    "minimax": "the stream sends its search results first, as a tool-role chunk of JSON, and ends with tool_calls",
 }
 
 
@@ -47,8 +48,8 @@ def test_sdk_parses_both_modes_to_the_same_answer(client: openai.OpenAI, model: 
     streamed = ""
     finish_reasons = []
     for chunk in client.chat.completions.create(model=model, messages=USER, stream=True):
-        for choice in chunk.choices:
-            streamed += choice.delta.content or ""
+        for choice in chunk.choices or []:  # an upstream Open WebUI's first chunk has only its `sources`
+            streamed += (choice.delta and choice.delta.content) or ""  # MiniMax's last chunk has no delta
             finish_reasons.append(choice.finish_reason)
     if model in STREAM_DIFFERS:
         assert streamed.strip() and answer.split()[-1][:8] in streamed  # the same answer, told otherwise
@@ -57,11 +58,15 @@ def test_sdk_parses_both_modes_to_the_same_answer(client: openai.OpenAI, model: 
     assert "stop" in finish_reasons
 
 
+# Producers that send events after [DONE], which OpenAI's clients never read.
+AFTER_DONE = {"fastgpt": "asked with detail, FastGPT sends its nodes' responses (a list) as `event: flowResponses`"}
+
+
 @pytest.mark.parametrize("model", CHAT_SCENARIOS)
 def test_chat_streams_end_with_done(http: httpx.Client, model: str) -> None:
     payloads, _ = raw_chunks(http, model)
-    assert payloads[-1] == "[DONE]"
     assert payloads.count("[DONE]") == 1
+    assert payloads[-1] == "[DONE]" or model in AFTER_DONE
 
 
 @pytest.mark.parametrize("model", CHAT_SCENARIOS)
@@ -75,7 +80,8 @@ def test_include_usage_adds_a_usage_chunk_before_done(client: openai.OpenAI, htt
     assert usage.total_tokens == usage.prompt_tokens + usage.completion_tokens
 
     _, without = raw_chunks(http, model)
-    assert all(chunk.get("choices") != [] or "usage" not in chunk for chunk in without[1:])
+    chunks_before_done = [c for c in without[1:] if isinstance(c, dict)]  # FastGPT's list after [DONE]: not a chunk
+    assert all(chunk.get("choices") != [] or "usage" not in chunk for chunk in chunks_before_done)
 
 
 def test_prompt_tokens_follow_the_request(client: openai.OpenAI) -> None:

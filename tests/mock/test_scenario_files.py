@@ -133,6 +133,22 @@ def test_a_stream_entry_is_sent_once_per_item_of_a_list(tmp_path: Path) -> None:
     ]
 
 
+def test_a_chat_stream_may_name_its_done_event_and_send_events_after_it(tmp_path: Path) -> None:
+    # FastGPT's detail mode: `event: answer` on `data: [DONE]`, then `event: flowResponses`.
+    (tmp_path / "after.yaml").write_text(
+        "producer: p\ndescription: d\nanswer: [Hi]\nvars: {id: x, created: 1, nodes: [{quoteList: [{id: a}]}]}\n"
+        "chat:\n  body: {}\n  stream:\n"
+        "    - {event: answer, pieces: ':', data: {choices: [{delta: {content: '${piece}'}}]}}\n"
+        "  done_event: answer\n  after_done:\n    - {event: flowResponses, data: '${nodes}'}\n"
+    )
+    events = render_stream(load_scenarios([tmp_path])["after"], "chat", RequestFacts("m", "http://h/", 1))
+    assert [e.text for e in events] == [
+        'event: answer\ndata: {"choices":[{"delta":{"content":"Hi"}}]}\n\n',
+        "event: answer\ndata: [DONE]\n\n",
+        'event: flowResponses\ndata: [{"quoteList":[{"id":"a"}]}]\n\n',
+    ]
+
+
 @pytest.mark.parametrize(
     ("entry", "reason"),
     [

@@ -222,3 +222,15 @@ test('anchors: thousands on one span or point, listed in any order, keep the fir
     spans.map((s) => [s.start, s.end, s.indices, s.kind]),
   );
 });
+
+test("FastGPT's [id](CITE) names a source by its id; an id of none stays the link it is", () => {
+  const sources = [citation(1, { id: '6650c0a1b2c3d4e5f6a7b801' }), citation(2, { id: '6650c0a1b2c3d4e5f6a7b802' })];
+  const text =
+    'A[6650c0a1b2c3d4e5f6a7b801](CITE)。B【6650c0a1b2c3d4e5f6a7b802】(CITE) C [6650c0a1b2c3d4e5f6a7b8ff](CITE)';
+  assert.deepEqual(covered(text, linkMarkers(text, sources)), [
+    ['[6650c0a1b2c3d4e5f6a7b801](CITE)', [1], 'marker'],
+    ['【6650c0a1b2c3d4e5f6a7b802】(CITE)', [2], 'marker'],
+  ]);
+  // Open WebUI draws it as a link, not as a citation button of its own.
+  assert.deepEqual(writtenMarker('[6650c0a1b2c3d4e5f6a7b801](CITE)'), { drawnByOpenWebui: false, numbers: [] });
+});

@@ -44,6 +44,8 @@ const MARKERS = new RegExp(
     // RAGFlow's [ID:n] and the variants its repair_bad_citation_formats rewrites to it only in
     // the final answer, so a streamed answer may keep them: [ID: 3], (ID: 3), 【ID: 3】.
     .concat(String.raw`[\[(【]ID:\s?(?<ragflow>\d{1,4})[\])】]`)
+    // FastGPT's [<quote id>](CITE), a dataset chunk's 24-hex id, and the 【id】(CITE) its own cleanup reads.
+    .concat(String.raw`[\[【](?<cite>[a-fA-F0-9]{24})[\]】]\(CITE\)`)
     .join('|'),
   'g',
 );
@@ -59,12 +61,15 @@ const CODE = /```[\s\S]*?(?:```|$)|`[^`\n]+`/g;
 
 /** The markers Open WebUI draws a button for: [1], [1, 2], [1][2], and the [1] of [[1]](url). */
 const OPEN_WEBUI_MARKER = /^\[{1,2}\d/;
+/** FastGPT's marker, a link to "CITE" named by a quote's id: Open WebUI draws it as that link. */
+export const CITE_MARKER = /^[[【][a-fA-F0-9]{24}[\]】]\(CITE\)$/;
 
 /** A marker as Open WebUI reads it: whether it draws its own button for it, and the numbers
  * written in it ("[2, 5]" → 2, 5; "[[3]](url)" → 3), which it takes as positions in its own
  * source list. */
 export function writtenMarker(marker: string): { drawnByOpenWebui: boolean; numbers: number[] } {
   const numbers = (/\[([^\]]*)\]/.exec(marker)?.[1]?.match(/\d+/g) ?? []).map(Number);
+  if (CITE_MARKER.test(marker)) return { drawnByOpenWebui: false, numbers: [] };
   return { drawnByOpenWebui: OPEN_WEBUI_MARKER.test(marker), numbers };
 }
 
@@ -223,30 +228,36 @@ function codeTest(text: string): (at: number) => boolean {
 }
 
 // Built once per list of citations: the UI reads every text node of an answer against the same list.
-const numbersOf = new WeakMap<readonly Citation[], { byRef: Map<number, number>; byUrl: Map<string, number> }>();
-
-/** The citation (its `index`) each producer number and each URL names: the first that has it. */
-export function citationNumbers(citations: readonly Citation[]): {
+interface CitationNumbers {
   byRef: Map<number, number>;
   byUrl: Map<string, number>;
-} {
+  /** By the source's own id, for a marker that names it (FastGPT's [id](CITE)). */
+  byId: Map<string, number>;
+}
+const numbersOf = new WeakMap<readonly Citation[], CitationNumbers>();
+
+/** The citation (its `index`) each producer number, each URL and each id names: the first that has it. */
+export function citationNumbers(citations: readonly Citation[]): CitationNumbers {
   const known = numbersOf.get(citations);
   if (known) return known;
   const byRef = new Map<number, number>();
   const byUrl = new Map<string, number>();
+  const byId = new Map<string, number>();
   for (const citation of citations) {
     for (const ref of citation.refs ?? []) if (!byRef.has(ref)) byRef.set(ref, citation.index);
     if (citation.url && !byUrl.has(citation.url)) byUrl.set(citation.url, citation.index);
+    if (typeof citation.id === 'string' && !byId.has(citation.id)) byId.set(citation.id, citation.index);
   }
-  numbersOf.set(citations, { byRef, byUrl });
-  return { byRef, byUrl };
+  const numbers = { byRef, byUrl, byId };
+  numbersOf.set(citations, numbers);
+  return numbers;
 }
 
 /** `anchors: false`: only what the text itself writes, not the spans producers attach by offset
  * (which index the whole answer, not a piece of it). */
 export function linkMarkers(text: string, citations: readonly Citation[], { anchors = true } = {}): MarkerSpan[] {
   if (typeof text !== 'string' || text === '' || !Array.isArray(citations) || citations.length === 0) return [];
-  const { byRef, byUrl } = citationNumbers(citations);
+  const { byRef, byUrl, byId } = citationNumbers(citations);
   const resolve = (refs: number[], url?: string): number[] => {
     const viaUrl = url ? byUrl.get(safeUrl(url) ?? '') : undefined;
     if (viaUrl !== undefined) return [viaUrl];
@@ -267,6 +278,12 @@ export function linkMarkers(text: string, citations: readonly Citation[], { anch
     const g = match.groups!;
     const start = match.index;
     const end = start + match[0].length;
+    if (g.cite !== undefined) {
+      // A link to "CITE": one naming no source is left as the link it is.
+      const index = byId.get(g.cite);
+      if (index !== undefined) markers.push({ start, end, indices: [index], kind: 'marker' });
+      return;
+    }
     if (g.grokN !== undefined || g.linkN !== undefined) {
       // A link marker leads somewhere even when it names no source: left as the link it is.
       const indices =

@@ -83,3 +83,16 @@ test('the text read after every chunk is the text so far', () => {
   }
   assert.equal((merger.body().choices as Array<{ message: { content: string } }>)[0]!.message.content, expected);
 });
+
+test("FastGPT's named events: progress is skipped, the flowResponses list is its responseData", () => {
+  const merger = createMerger();
+  merger.add('event: flowNodeStatus\ndata: {"status":"running","name":"知识库搜索"}\n\n');
+  merger.add('event: answer\ndata: {"choices":[{"delta":{"content":"A"},"index":0}]}\n\n');
+  merger.add('event: answer\ndata: [DONE]\n\n');
+  merger.add('event: flowResponses\ndata: [{"moduleType":"datasetSearchNode","quoteList":[{"id":"q"}]}]\n\n');
+  merger.add('data: [{"quoteList":[{"id":"not an event of FastGPT"}]}]\n\n');
+  const body = merger.body();
+  assert.deepEqual(body.responseData, [{ moduleType: 'datasetSearchNode', quoteList: [{ id: 'q' }] }]);
+  assert.equal(merger.text(), 'A');
+  assert.equal(body.status, undefined);
+});

@@ -8,6 +8,7 @@
  */
 
 import { arr, firstChoice, isObject, type JsonObject, obj, parseJsonString } from './json.js';
+import { MAX_CITATIONS } from './limits.js';
 
 export interface ChunkMerger {
   /** Takes a chunk: an object, its JSON text, or SSE `data:` lines. Never throws. */
@@ -68,17 +69,31 @@ export function isStreamEvent(value: unknown): boolean {
   );
 }
 
-/** JSON text, or SSE text made of `data:` lines, as a value or a list of chunks. */
+/** FastGPT's `event: flowResponses`: its workflow's node responses, a list, sent once at the end. */
+const FASTGPT_RESPONSES = 'flowResponses';
+
+/** JSON text, or SSE text made of `data:` lines, as a value or a list of chunks. A list sent as
+ * FastGPT's flowResponses event is the chunk `{responseData: list}`, as its non-streamed body has it. */
 export function parseStreamText(text: string): unknown {
   const trimmed = text.trim();
   if (!trimmed.startsWith('data:') && !trimmed.startsWith('event:')) return parseJsonString(trimmed);
-  return trimmed
-    .split(/\r?\n/)
-    .filter((line) => line.startsWith('data:'))
-    .map((line) => line.slice(5).trim())
-    .filter((data) => data !== '[DONE]')
-    .map(parseJsonString)
-    .filter(isObject);
+  const chunks: JsonObject[] = [];
+  let event = ''; // the event's name, until the blank line that ends it
+  for (const line of trimmed.split(/\r?\n/)) {
+    if (line === '') event = '';
+    else if (line.startsWith('event:')) event = line.slice(6).trim();
+    else if (line.startsWith('data:')) {
+      const data = line.slice(5).trim();
+      if (data === '[DONE]') continue;
+      const value = parseJsonString(data);
+      // A named event's object that is neither a chunk nor typed is the producer's progress (FastGPT's
+      // flowNodeStatus, toolCall, updateVariables…), not part of the answer.
+      if (isObject(value) && (event === '' || isStreamEvent(value) || typeof value.type === 'string'))
+        chunks.push(value);
+      else if (event === FASTGPT_RESPONSES && Array.isArray(value)) chunks.push({ choices: [], responseData: value });
+    }
+  }
+  return chunks;
 }
 
 const TOP_LEVEL_SKIPPED = new Set([
@@ -100,6 +115,8 @@ export function createMerger(): ChunkMerger {
   const annotations: unknown[] = [];
   const seenAnnotations = new Set<string>();
   const responseAnnotations: unknown[] = [];
+  // The Responses API's web_search_call items, by id (`.done` replaces `.added`): the pages searched.
+  const searchCalls = new Map<string, JsonObject>();
   const sources: unknown[] = [];
   const messageFields = new Map<string, unknown>(); // replacing fields, as `top`
   let providerFields: JsonObject | null = null; // messageFields' provider_specific_fields, added to
@@ -114,6 +131,9 @@ export function createMerger(): ChunkMerger {
   };
   let context: unknown = null;
   let completed: JsonObject | null = null;
+  // MiniMax's web search sends the whole exchange (user, tool call, tool result, the answer with its
+  // annotations) as `choices[0].messages` on its last chunk: kept as sent, the last one wins.
+  let choiceMessages: unknown[] | null = null;
 
   const addAnnotations = (list: unknown[], into: unknown[]): void => {
     for (const annotation of list) {
@@ -129,6 +149,11 @@ export function createMerger(): ChunkMerger {
       if (chunk.type === 'response.output_text.delta' && typeof chunk.delta === 'string') addText(chunk.delta);
       if (chunk.type === 'response.output_text.annotation.added')
         addAnnotations([chunk.annotation], responseAnnotations);
+      const item = obj(chunk.item);
+      if (item?.type === 'web_search_call' && chunk.type.startsWith('response.output_item.')) {
+        const key = typeof item.id === 'string' ? item.id : `#${searchCalls.size}`;
+        if (searchCalls.has(key) || searchCalls.size < MAX_CITATIONS) searchCalls.set(key, item);
+      }
       if (chunk.type === 'response.completed' && isObject(chunk.response)) completed = chunk.response;
       return;
     }
@@ -139,9 +164,11 @@ export function createMerger(): ChunkMerger {
       if (!TOP_LEVEL_SKIPPED.has(key) && !isEmpty(chunk[key])) top.set(key, chunk[key]);
     }
     const choice = firstChoice(chunk);
+    if (Array.isArray(choice?.messages) && choice.messages.length) choiceMessages = choice.messages;
     for (const part of [obj(choice?.delta), obj(choice?.message)]) {
       if (!part) continue;
-      if (part === choice?.delta && typeof part.content === 'string') addText(part.content);
+      // A tool's result (MiniMax streams its search results so, as JSON) is not the answer's text.
+      if (part === choice?.delta && typeof part.content === 'string' && part.role !== 'tool') addText(part.content);
       addAnnotations(arr(part.annotations), annotations);
       if (!isEmpty(part.context)) context = part.context;
       const citation = obj(part.provider_specific_fields)?.citation;
@@ -173,7 +200,8 @@ export function createMerger(): ChunkMerger {
   };
 
   const body = (): JsonObject => {
-    if (completed) return completed;
+    // Open WebUI drops `output` from a later round's response.completed: the items streamed stand for it.
+    if (completed && (arr(completed.output).length > 0 || searchCalls.size === 0)) return completed;
     const merged: JsonObject = Object.fromEntries(top);
     const content = text;
     // Copies: the merger goes on adding to its own (a body is read while the stream goes on).
@@ -194,9 +222,10 @@ export function createMerger(): ChunkMerger {
       ]);
       message.provider_specific_fields = { ...obj(message.provider_specific_fields), citations };
     }
-    merged.choices = [{ index: 0, message }];
-    if (responseAnnotations.length)
+    merged.choices = [{ index: 0, message, ...(choiceMessages ? { messages: choiceMessages } : {}) }];
+    if (responseAnnotations.length || searchCalls.size)
       merged.output = [
+        ...searchCalls.values(),
         { type: 'message', content: [{ type: 'output_text', text: content, annotations: responseAnnotations }] },
       ];
     if (sources.length && !('sources' in merged)) merged.sources = sources;

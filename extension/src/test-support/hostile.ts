@@ -190,9 +190,16 @@ const url = fc.oneof(
 );
 const text = fc.oneof(fc.string({ maxLength: 40 }), hostileString);
 const answer = fc
-  .array(fc.oneof(text, fc.constantFrom('[1]', '[2, 3]', '[doc1]', ' [[1]](https://e.example/a)', '【2】', '[^1]')), {
-    maxLength: 6,
-  })
+  .array(
+    fc.oneof(
+      text,
+      fc.constantFrom('[1]', '[2, 3]', '[doc1]', ' [[1]](https://e.example/a)', '【2】', '[^1]'),
+      fc.constantFrom('[6650c0a1b2c3d4e5f6a7b801](CITE)', '【6650c0a1b2c3d4e5f6a7b802】(CITE)'),
+    ),
+    {
+      maxLength: 6,
+    },
+  )
   .map((parts) => parts.join(''));
 const count = fc.oneof(fc.nat(60), hostileNumber, fc.constantFrom('3', ' 7 ', '-1', '1e3'));
 const score = fc.oneof(fc.double({ min: -20, max: 20, noNaN: true }), hostileNumber);
@@ -310,17 +317,34 @@ const openWebuiSource = shaped({
   distances: listOf(score),
 });
 
-const responsesOutput = listOf(
-  shaped({
-    type: fc.constant('message'),
-    content: listOf(
-      shaped({
-        type: fc.constantFrom('output_text', 'refusal'),
-        text: answer,
-        annotations: listOf(annotation),
-      }),
-    ),
+// A web_search_call with `include: ["web_search_call.action.sources"]`: the pages searched.
+const webSearchCall = shaped({
+  id: text,
+  type: fc.constant('web_search_call'),
+  status: text,
+  action: shaped({
+    type: fc.constantFrom('search', 'open_page', 'find_in_page'),
+    query: text,
+    queries: listOf(text),
+    url,
+    pattern: text,
+    sources: listOf(shaped({ type: fc.constantFrom('url', 'api'), url, name: text })),
   }),
+});
+const responsesOutput = listOf(
+  fc.oneof(
+    shaped({
+      type: fc.constant('message'),
+      content: listOf(
+        shaped({
+          type: fc.constantFrom('output_text', 'refusal'),
+          text: answer,
+          annotations: listOf(annotation),
+        }),
+      ),
+    }),
+    webSearchCall,
+  ),
 );
 
 const ragflowChunk = shaped({
@@ -413,6 +437,29 @@ const exaCitation = shaped({
   image: url,
   favicon: url,
 });
+const fastgptQuote = shaped({
+  id: fc.oneof(text, fc.constantFrom('6650c0a1b2c3d4e5f6a7b801', '6650c0a1b2c3d4e5f6a7b802')),
+  q: text,
+  a: text,
+  sourceName: text,
+  sourceId: text,
+  datasetId: text,
+  collectionId: text,
+  chunkIndex: count,
+  updateTime: text,
+  score: fc.oneof(
+    score,
+    listOf(
+      shaped({ type: fc.constantFrom('embedding', 'fullText', 'reRank', 'rrf', 'other'), value: score, index: count }),
+    ),
+  ),
+});
+const fastgptNode = shaped({
+  moduleName: text,
+  moduleType: fc.constantFrom('datasetSearchNode', 'chatNode', 'tools'),
+  quoteList: listOf(fastgptQuote),
+  toolDetail: listOf(shaped({ moduleType: text, quoteList: listOf(fastgptQuote) })),
+});
 const mimoAnnotation = shaped({
   site_name: text,
   summary: text,
@@ -420,6 +467,21 @@ const mimoAnnotation = shaped({
   type: fc.constantFrom('url_citation', 'web_search_highlight'),
   url,
 });
+const minimaxResult = shaped({ no: count, url, title: text, content: text, web_icon: url });
+const minimaxMessage = fc.oneof(
+  shaped({
+    role: fc.constant('assistant'),
+    content: answer,
+    annotations: listOf(
+      shaped({ text: fc.oneof(text, fc.constantFrom('【5†source】', '【†source】', '【99999†')), url, quote: text }),
+    ),
+  }),
+  shaped({
+    role: fc.constant('tool'),
+    tool_call_id: text,
+    content: fc.oneof(text, listOf(minimaxResult).map(jsonText)),
+  }),
+);
 const sourceLike = shaped({
   url,
   title: text,
@@ -459,11 +521,20 @@ export const WIRE_FORMATS: Record<string, fc.Arbitrary<unknown>> = {
   }),
   'grok2api-go': chatBody(chatMessage(), { citations: listOf(url) }),
   'volcengine-ark': chatBody(chatMessage(), { references: listOf(arkReference) }),
+  fastgpt: chatBody(chatMessage(), { responseData: listOf(fastgptNode) }),
   exa: chatBody(chatMessage({ citations: listOf(exaCitation) }), { citations: listOf(exaCitation) }),
   'xiaomi-mimo': chatBody(chatMessage({ annotations: listOf(fc.oneof(mimoAnnotation, annotation)) })),
+  minimax: shaped({
+    id: text,
+    object: fc.constantFrom('chat.completion', 'chat.completion.chunk'),
+    choices: listOf(
+      shaped({ index: count, finish_reason: text, message: chatMessage(), messages: listOf(minimaxMessage) }),
+    ),
+  }),
   'openai-responses': fc.oneof(
     shaped({ object: fc.constant('response'), output: responsesOutput }),
     shaped({ type: fc.constant('response.output_text.annotation.added'), annotation }),
+    shaped({ type: fc.constant('response.output_item.done'), item: webSearchCall }),
     shaped({ type: fc.constant('response.output_text.delta'), delta: answer }),
     shaped({ type: fc.constant('response.completed'), response: shaped({ output: responsesOutput }) }),
   ),

@@ -42,7 +42,7 @@ export async function startMockServer(): Promise<MockServer> {
     }
   }
   const request = async (model: string, stream: boolean): Promise<Response> => {
-    const responses = model === 'openai-responses';
+    const responses = model.startsWith('openai-responses');
     // As a user who asked for sources: RAGFlow sends them only with `extra_body.reference`.
     const body = responses
       ? { model, input: '?', stream }

@@ -410,6 +410,28 @@ function linkAnchors(message: Element, root: Element, byUrl: Map<string, Citatio
   }
 }
 
+/** A marker written as a markdown link to "CITE" ([id](CITE)), which Open WebUI draws as a link
+ * named by a source's id: it becomes that source's button, found as the core reads the marker. */
+function linkCiteAnchors(
+  message: Element,
+  root: Element,
+  citations: readonly Citation[],
+  byIndex: Map<number, Citation>,
+): void {
+  const sourceOf = (marker: string, view: { citations: readonly Citation[] }): number[] =>
+    linkMarkers(marker, view.citations, { anchors: false }).find((s) => s.kind === 'marker')?.indices ?? [];
+  for (const anchor of root.querySelectorAll<HTMLAnchorElement>('a[href="CITE"]:not(.owc-hidden)')) {
+    if (anchor.closest(`.owc-hidden, ${LISTS}`)) continue;
+    const marker = `[${anchor.textContent?.trim() ?? ''}](CITE)`;
+    const citation = byIndex.get(sourceOf(marker, { citations })[0] ?? -1);
+    if (!citation) continue;
+    const button = citeButton(citation);
+    anchor.classList.add('owc-hidden');
+    anchor.after(button);
+    place(attach(message, anchor, [button]), [button], (view) => sourceOf(marker, view));
+  }
+}
+
 /** Open WebUI's buttons we stand in for, with the numbers we put after them. */
 const replaced = new WeakMap<Element, { indices: string; nodes: HTMLElement[] }>();
 
@@ -562,6 +584,7 @@ export function applyToMessage(
       hideSourcesBlock(prose, contentSpans);
       linkFootnotes(message, prose, contentSpans, citations);
       linkAnchors(message, prose, byUrl);
+      linkCiteAnchors(message, prose, citations, byIndex);
       replaceNativeButtons(message, prose, citations, runs, byIndex);
       markUnnamedRuns(message, prose, content, runs);
       linkTextMarkers(message, prose, citations, byIndex);

@@ -11,12 +11,14 @@ import { azureOnYourData } from './azure-on-your-data.js';
 import { brave } from './brave.js';
 import { claudeCitations } from './claude-citations.js';
 import { exa } from './exa.js';
+import { fastgpt } from './fastgpt.js';
 import { geminiGrounding } from './gemini-grounding.js';
 import { generic } from './generic.js';
 import { grok2api } from './grok2api.js';
 import { grok2apiGo } from './grok2api-go.js';
 import { groqCompound } from './groq-compound.js';
 import { jinaDeepsearch } from './jina-deepsearch.js';
+import { minimax } from './minimax.js';
 import { nvidiaRag } from './nvidia-rag.js';
 import { openWebui } from './open-webui.js';
 import { openaiChat } from './openai-chat.js';
@@ -37,8 +39,10 @@ export const FORMATS: readonly Format[] = [
   answerSpans,
   perplexity,
   volcengineArk,
+  fastgpt,
   exa,
   xiaomiMimo,
+  minimax,
   grok2apiGo,
   openaiResponses,
   jinaDeepsearch,
