@@ -87,3 +87,19 @@ test('text is not read for any other packet, and not kept past the end of an ans
   ]);
   assert.equal(hub.get('m1')!.accumulator.text(), 'Next answer');
 });
+
+test("a packet is only queued in the socket's own message handler: read in a later task", async () => {
+  // The page's long-frame test counts the socket handler's time as Open WebUI's (its handler runs
+  // inside ours): that holds only while nothing of ours is parsed there.
+  const read: unknown[] = [];
+  const reader = createPacketReader(
+    (e) => read.push(e),
+    () => {},
+    (e) => read.push(e),
+  );
+  reader(packet({ object: 'chat.completion', citations: ['https://a.example/'], choices: [] }));
+  reader(citation('Report'));
+  assert.equal(read.length, 0);
+  await tick();
+  assert.equal(read.length, 2);
+});
