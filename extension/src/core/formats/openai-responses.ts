@@ -43,7 +43,8 @@ function searchedUrls(output: unknown[]): Map<string, string> {
       if (urls.size >= MAX_CITATIONS) return urls;
       // A source of type "api" (oai-weather, …) names a data feed, not a page: it has no url.
       const url = isObject(page) ? safeUrl(page.url) : null;
-      if (url && !urls.has(untagged(url))) urls.set(untagged(url), url);
+      const key = url && untagged(url);
+      if (key && !urls.has(key)) urls.set(key, url);
     }
   }
   return urls;
