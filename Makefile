@@ -83,7 +83,7 @@ test-e2e: setup install-extension
 # The oldest supported line, in CI beside the pinned newest: one scenario per wire format.
 test-e2e-oldest:
 	$(MAKE) --no-print-directory test-e2e OWUI_VERSION=$(OWUI_OLDEST) OWUI_VENV=$(call owui_venv,$(OWUI_OLDEST)) \
-	  E2E_ARGS="-m per_format"
+	  E2E_ARGS="-m 'per_format or relay'"
 
 # The browser extension's test build (per_format) and the userscript, each in an Open WebUI that
 # serves its own loader.js (tests/e2e/delivery.py).

@@ -1,9 +1,16 @@
 """owui-citations install | uninstall | status [--frontend-dir DIR] [--url URL]
+owui-citations relay-install | relay-uninstall --url URL
+
+The relay filter is optional: it forwards to the extension what Open WebUI drops from streamed
+answers. It is registered through Open WebUI's API with an admin's token (an API key, Settings →
+Account) taken from the environment variable OWUI_CITATIONS_TOKEN; with it, `status --url` reports
+the relay too.
 
 Exit status: 0 done (status: installed, current, and served where --url is given); 1 status found
 something `install` or a restart would change; 2 refused or could not check, with the reason."""
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -13,8 +20,14 @@ from .installer import default_frontend
 from .installer import install
 from .installer import status
 from .installer import uninstall
+from .relay import RelayError
+from .relay import install_relay
+from .relay import relay_status
+from .relay import uninstall_relay
 from .served import Unreachable
 from .served import served
+
+TOKEN_VARIABLE = "OWUI_CITATIONS_TOKEN"
 
 
 def report_status(frontend: Path, bundle: Path, url: str | None) -> int:
@@ -31,29 +44,46 @@ def report_status(frontend: Path, bundle: Path, url: str | None) -> int:
             ok = False
         else:
             print(f"Served by {url}: yes, version {running.extension} (Open WebUI {running.open_webui}).")
+        if token := os.environ.get(TOKEN_VARIABLE):
+            line, relay_ok = relay_status(url, token)
+            print(line)
+            ok = ok and relay_ok
+        else:
+            print(f"Relay filter: not checked (set {TOKEN_VARIABLE} to an admin's token).")
     return 0 if ok else 1
+
+
+def relay(action: str, url: str | None) -> int:
+    token = os.environ.get(TOKEN_VARIABLE)
+    if not url or not token:
+        raise RelayError(f"{action} needs --url and an admin's token in {TOKEN_VARIABLE}")
+    print(install_relay(url, token) if action == "relay-install" else uninstall_relay(url, token))
+    return 0
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(
         prog="owui-citations", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("action", choices=["install", "uninstall", "status"])
+    parser.add_argument("action", choices=["install", "uninstall", "status", "relay-install", "relay-uninstall"])
     parser.add_argument(
         "--frontend-dir", type=Path, help="Open WebUI's frontend (default: the importable open_webui's)"
     )
     parser.add_argument("--bundle", type=Path, default=BUNDLE, help="the bundle to install (default: this package's)")
     parser.add_argument(
-        "--url", help="status: also ask this running Open WebUI what it serves, e.g. http://localhost:8080"
+        "--url",
+        help="status: also ask this running Open WebUI what it serves; relay-*: the Open WebUI (http://localhost:8080)",
     )
     args = parser.parse_args()
     try:
+        if args.action.startswith("relay-"):
+            return relay(args.action, args.url)
         frontend = args.frontend_dir or default_frontend()
         if args.action == "status":
             return report_status(frontend, args.bundle, args.url)
         print(install(frontend, args.bundle) if args.action == "install" else uninstall(frontend))
         return 0
-    except (InstallError, Unreachable) as error:
+    except (InstallError, Unreachable, RelayError) as error:
         print(f"owui-citations: {error}", file=sys.stderr)
         return 2
     except OSError as error:  # e.g. a link swapped in between a check and the open that refuses it (O_NOFOLLOW)

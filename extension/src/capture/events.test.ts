@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { HOSTILE_IDS } from '../test-support/hostile-ids.js';
-import { routeEvent } from './events.js';
+import { RELAY_EVENT, routeEvent } from './events.js';
 import { createHub } from './hub.js';
 
 const source = (messageId: string, chatId: string) => ({
@@ -24,4 +24,20 @@ test('an event whose message id is no id is not read; a chat id that is none nam
   }
   routeEvent(hub, source('m1', 'c1'), () => {});
   assert.equal(hub.get('m1')?.chatId, 'c1');
+});
+
+test("the relay filter's chunk is read like a streamed chunk: an upstream's sources Open WebUI skipped", () => {
+  const hub = createHub(() => 'en');
+  const relayed = (type: string) => ({
+    chat_id: 'c1',
+    message_id: 'm1',
+    data: { type, data: { sources: [source('m1', 'c1').data.data] } },
+  });
+  routeEvent(hub, relayed('owui-citations:other'), () => {});
+  assert.equal(hub.citations('m1').citations.length, 0);
+  routeEvent(hub, relayed(RELAY_EVENT), () => {});
+  assert.deepEqual(
+    hub.citations('m1').citations.map((c) => c.url),
+    ['https://a.example/'],
+  );
 });

@@ -4,6 +4,10 @@ import { isId } from '../ids.js';
 import type { Hub } from './hub.js';
 import { messageText } from './message-text.js';
 
+/** What the optional relay filter (owui_citations/relay_filter.py) sends: the part of a streamed
+ * chunk Open WebUI dropped, as a chunk of its own. */
+export const RELAY_EVENT = 'owui-citations:chunk';
+
 interface Envelope {
   chat_id?: unknown;
   message_id?: unknown;
@@ -49,6 +53,8 @@ export function routeEvent(
   if (type === 'chat:completion' || type === 'response:completion') {
     if (record.done === true) hub.finish(messageId, messageText(record));
     else if (record.type !== 'response.output_text.delta') hub.add(messageId, chatId, record);
+  } else if (type === RELAY_EVENT) {
+    hub.add(messageId, chatId, record);
   } else if ((type === 'source' || type === 'citation') && record.type !== 'code_execution') {
     hub.add(messageId, chatId, { type: 'source', data: record });
   } else if (type === 'request:chat:completion') {
