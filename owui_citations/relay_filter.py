@@ -8,7 +8,7 @@ description: Forwards to the Open WebUI Citations extension what Open WebUI drop
 # uploads it): Open WebUI runs each global filter's `stream` on every parsed chunk of a streamed
 # answer before reading it (utils/middleware.py, `process_filter_functions(filter_type='stream')`,
 # 0.6 to 0.12), and sends a chunk's top-level `event` to the page as a socket event of its own.
-# Standard library only; it must never raise: an exception in a stream filter ends the answer.
+# Standard library only; it must never raise: Open WebUI drops a chunk whose filter raised, text and all.
 
 import json
 
@@ -71,6 +71,6 @@ class Filter:
             relayed = dropped(event)
             if relayed is not None and len(json.dumps(relayed, ensure_ascii=False)) <= MAX_RELAYED_CHARS:
                 event["event"] = {"type": EVENT_TYPE, "data": relayed}
-        except Exception:  # noqa: BLE001 — never end the answer: without the relay it is shown as before
+        except Exception:  # noqa: BLE001 — never lose the chunk: without the relay it is shown as before
             pass
         return event
