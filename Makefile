@@ -113,9 +113,9 @@ test: setup install-extension
 	$(MAKE) --no-print-directory test-e2e-webext
 	$(MAKE) --no-print-directory test-e2e-oldest
 
-# What the real LiteLLM proxy answers for the Claude and Gemini scenarios, for the core's tests.
+# What the real LiteLLM proxy answers for the scenarios it relays (Claude, Gemini, a knowledge base), for the core's tests.
 record-litellm: .venv/.installed $(LITELLM_VENV)/.installed-$(LITELLM_VERSION)
-	$(VENV_PY) scripts/record_litellm.py
+	PYTHONPATH=. $(VENV_PY) scripts/record_litellm.py
 
 bench-core: node_modules/.installed
 	npm run --silent bench:core

@@ -43,7 +43,7 @@ def main() -> int:
             demo=demo,
         ) as stack:
             print(f"Mock server:  {stack.mock_url}/docs")
-            print(f"LiteLLM:      {stack.litellm_url} (Claude and Gemini scenarios, through the real proxy)")
+            print(f"LiteLLM:      {stack.litellm_url} (the Claude, Gemini and knowledge-base scenarios)")
             print(f"\nOpen WebUI is ready:  {stack.webui_url}/?model=openrag", flush=True)
             print(f"Sign in as {demo.admin_email}, password {demo.admin_password} (new at every run).", flush=True)
             print("Every scenario is a model; pick one in the model menu or use ?model=<scenario>.")

@@ -1,6 +1,7 @@
 """The real LiteLLM proxy, between Open WebUI and the mock's stand-ins for providers' own APIs
-(Anthropic's Messages API, Gemini's generateContent): what LiteLLM relays of their citations
-and grounding is LiteLLM's own doing, not the mock's (docs/litellm-chain.md)."""
+(Anthropic's Messages API, Gemini's generateContent, OpenAI's vector store search): what LiteLLM
+relays of their citations, grounding and search results is LiteLLM's own doing, not the mock's
+(docs/litellm-chain.md)."""
 
 import os
 from collections.abc import Mapping
@@ -27,8 +28,30 @@ def proxied(scenarios: Mapping[str, Scenario]) -> dict[str, str]:
     return {name: kind for name, s in scenarios.items() for kind in PROVIDER_MODELS if s.endpoint(kind)}
 
 
+def knowledge_bases(scenarios: Mapping[str, Scenario]) -> list[str]:
+    """The relayed scenarios whose model answers from a knowledge base: a vector store of their own,
+    named after them, which LiteLLM searches before it asks the model."""
+    return [name for name in proxied(scenarios) if scenarios[name].vector_store_search]
+
+
+def _vector_store(mock_url: str, name: str) -> dict:
+    """A `vector_store_registry` entry: an OpenAI vector store, searched at
+    api_base + /vector_stores/<id>/search (LiteLLM's OpenAI vector store transformation)."""
+    return {
+        "vector_store_name": name,
+        "litellm_params": {
+            "vector_store_id": name,
+            "custom_llm_provider": "openai",
+            "api_base": f"{mock_url}/providers/{name}/v1",
+            "api_key": "mock",
+        },
+    }
+
+
 def config(mock_url: str, scenarios: Mapping[str, Scenario]) -> dict:
-    """LiteLLM's config.yaml: one model per such scenario, named after it."""
+    """LiteLLM's config.yaml: one model per such scenario, named after it. A knowledge base's model
+    names its store in `vector_store_ids`: Open WebUI cannot send that parameter."""
+    stores = knowledge_bases(scenarios)
     models = [
         {
             "model_name": name,
@@ -36,12 +59,14 @@ def config(mock_url: str, scenarios: Mapping[str, Scenario]) -> dict:
                 "model": PROVIDER_MODELS[kind],
                 "api_base": f"{mock_url}/providers/{name}{API_BASE_SUFFIX[kind]}",
                 "api_key": "mock",
+                **({"vector_store_ids": [name]} if name in stores else {}),
             },
         }
         for name, kind in proxied(scenarios).items()
     ]
     return {
         "model_list": models,
+        **({"vector_store_registry": [_vector_store(mock_url, name) for name in stores]} if stores else {}),
         "litellm_settings": {"telemetry": False, "drop_params": True, "num_retries": 0, "request_timeout": 60},
         "general_settings": {"master_key": MASTER_KEY},
     }

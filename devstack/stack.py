@@ -123,6 +123,13 @@ def _connections(mock_url: str, litellm_url: str, scenario_dirs: Sequence[Path])
     }
 
 
+def _ollama_connection(mock_port: int) -> dict:
+    """Open WebUI's Ollama connection, in the form of its `/ollama/config/update`: the mock's Ollama
+    API, whose /api/tags lists only the scenarios that speak it (LightRAG's: mock_server/routers/ollama.py),
+    none of the OpenAI connections' models."""
+    return {"ENABLE_OLLAMA_API": True, "OLLAMA_BASE_URLS": [f"http://127.0.0.1:{mock_port}"], "OLLAMA_API_CONFIGS": {}}
+
+
 def _connections_env(connections: dict) -> dict[str, str]:
     return {
         "OPENAI_API_BASE_URLS": ";".join(connections["OPENAI_API_BASE_URLS"]),
@@ -154,11 +161,15 @@ def connect_to_mock(
     webui_url: str, token: str, mock_port: int, litellm_port: int, scenario_dirs: Sequence[Path] = ()
 ) -> None:
     """Open WebUI 0.8 and 0.9 read OPENAI_API_CONFIGS from their database only, not from the
-    environment: where the running one does not show our connections, they go through its API."""
+    environment: where the running one does not show our connections, they go through its API; the
+    Ollama connection likewise, should a release read its URLs so."""
     connections = _connections(f"http://127.0.0.1:{mock_port}/v1", f"http://127.0.0.1:{litellm_port}/v1", scenario_dirs)
+    ollama = _ollama_connection(mock_port)
     with httpx.Client(base_url=webui_url, headers={"Authorization": f"Bearer {token}"}, timeout=60) as api:
         if api.get("/openai/config").json().get("OPENAI_API_CONFIGS") != connections["OPENAI_API_CONFIGS"]:
             api.post("/openai/config/update", json=connections).raise_for_status()
+        if api.get("/ollama/config").json().get("OLLAMA_BASE_URLS") != ollama["OLLAMA_BASE_URLS"]:
+            api.post("/ollama/config/update", json=ollama).raise_for_status()
 
 
 def producer_options(scenario_dirs: Sequence[Path] = ()) -> dict[str, dict[str, str]]:
@@ -233,7 +244,8 @@ def open_webui(
         "WEBUI_AUTH": "False",
         "WEBUI_SECRET_KEY": "owui-citations-dev",
         "ENABLE_PERSISTENT_CONFIG": "False",  # the environment below wins at every start
-        "ENABLE_OLLAMA_API": "False",
+        "ENABLE_OLLAMA_API": "True",
+        "OLLAMA_BASE_URLS": ";".join(_ollama_connection(mock_port)["OLLAMA_BASE_URLS"]),
         "ENABLE_OPENAI_API": "True",
         "ENABLE_DIRECT_CONNECTIONS": "True",  # users may add their own upstream (tested)
         **_connections_env(_connections(mock_url, f"http://127.0.0.1:{litellm_port}/v1", scenario_dirs)),

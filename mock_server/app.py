@@ -20,6 +20,7 @@ from .registry import load_scenarios
 from .routers import documents
 from .routers import generation
 from .routers import models
+from .routers import ollama
 from .routers import providers
 
 DOCUMENTS = Path(__file__).parent / "documents"
@@ -109,6 +110,7 @@ def create_app(
     app.include_router(generation.router)
     app.include_router(providers.router)
     app.include_router(documents.router)
+    app.include_router(ollama.router)
     app.mount("/static", StaticFiles(directory=DOCUMENTS), name="static")
     if cors_origins is None:
         cors_origins = [origin for origin in os.environ.get("MOCK_SERVER_CORS_ORIGINS", "").split(";") if origin]

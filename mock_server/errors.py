@@ -1,4 +1,5 @@
-"""OpenAI-style errors: ``{"error": {"message", "type", "param", "code"}}`` for every 4xx."""
+"""OpenAI-style errors: ``{"error": {"message", "type", "param", "code"}}`` for every 4xx; on
+Ollama's API (/api/…), Ollama's own: ``{"error": message}``."""
 
 import json
 from typing import Any
@@ -61,6 +62,33 @@ def error_response(
     return _AsciiJSONResponse(body.model_dump(), status_code=status)
 
 
+# Ollama's API answers errors as Ollama does (ollama/ollama api/types.go StatusError): the shape its
+# clients read, Open WebUI's Ollama connection among them (routers/ollama.py send_request).
+OLLAMA_API = "/api/"
+
+
+class OllamaErrorResponse(BaseModel):
+    error: str
+
+
+OLLAMA_ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    "4XX": {"model": OllamaErrorResponse, "description": "Ollama's error: bad request (400), unknown model (404)."},
+}
+
+
+def _error_for(
+    request: Request,
+    status: int,
+    message: str,
+    type: str = "invalid_request_error",
+    param: str | None = None,
+    code: str | None = None,
+) -> JSONResponse:
+    if request.url.path.startswith(OLLAMA_API):
+        return _AsciiJSONResponse({"error": message}, status_code=status)
+    return error_response(status, message, type, param, code)
+
+
 def unknown_model(model: str) -> OpenAIError:
     return OpenAIError(
         404,
@@ -72,23 +100,23 @@ def unknown_model(model: str) -> OpenAIError:
 
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(OpenAIError)
-    async def _openai_error(_: Request, error: OpenAIError) -> JSONResponse:
-        return error_response(error.status, error.message, error.type, error.param, error.code)
+    async def _openai_error(request: Request, error: OpenAIError) -> JSONResponse:
+        return _error_for(request, error.status, error.message, error.type, error.param, error.code)
 
     @app.exception_handler(RequestValidationError)
-    async def _invalid_request(_: Request, error: RequestValidationError) -> JSONResponse:
+    async def _invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
         first = error.errors()[0] if error.errors() else {}
         location = [str(part) for part in first.get("loc", ()) if part != "body"]
         if first.get("type") == "json_invalid":
-            return error_response(400, "We could not parse the JSON body of your request.", code="invalid_json")
+            return _error_for(request, 400, "We could not parse the JSON body of your request.", code="invalid_json")
         if not location:  # the body as a whole
             missing = first.get("type") == "missing"
-            return error_response(
-                400, "The request body is missing." if missing else "The request body must be a JSON object."
+            return _error_for(
+                request, 400, "The request body is missing." if missing else "The request body must be a JSON object."
             )
         param = ".".join(location)
-        return error_response(400, f"Invalid value for '{param}': {first.get('msg', 'malformed')}.", param=param)
+        return _error_for(request, 400, f"Invalid value for '{param}': {first.get('msg', 'malformed')}.", param=param)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(_: Request, error: StarletteHTTPException) -> JSONResponse:
-        return error_response(error.status_code, str(error.detail), code=None)
+    async def _http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        return _error_for(request, error.status_code, str(error.detail))

@@ -1,4 +1,5 @@
-"""Turns a scenario into response bytes: one JSON body, or a list of server-sent events."""
+"""Turns a scenario into response bytes: one JSON body, or a list of stream events (server-sent
+events; for Ollama's API, one JSON object a line)."""
 
 import re
 from collections.abc import Mapping
@@ -9,6 +10,7 @@ from typing import Any
 from .encoding import JsonStyle
 from .encoding import dumps
 from .scenarios import ENDPOINT_KINDS
+from .scenarios import OLLAMA_KINDS
 from .scenarios import Endpoint
 from .scenarios import EndpointKind
 from .scenarios import Scenario
@@ -41,8 +43,8 @@ class RequestFacts:
 
 
 @dataclass(frozen=True)
-class ServerSentEvent:
-    text: str
+class StreamEvent:
+    text: str  # as sent: a server-sent event, or an NDJSON line
     delay_ms: int = 0
 
 
@@ -89,10 +91,15 @@ def render_body(scenario: Scenario, kind: EndpointKind, facts: RequestFacts) -> 
     return dumps(body, scenario.json_style.body)
 
 
-def _sse(data: Any, event: str | None, style: JsonStyle, delay_ms: int) -> ServerSentEvent:
+def _sse(data: Any, event: str | None, style: JsonStyle, delay_ms: int) -> StreamEvent:
     payload = data if isinstance(data, str) else dumps(data, style)
     prefix = f"event: {event}\n" if event else ""
-    return ServerSentEvent(f"{prefix}data: {payload}\n\n", delay_ms)
+    return StreamEvent(f"{prefix}data: {payload}\n\n", delay_ms)
+
+
+def _ndjson(data: Any, style: JsonStyle, delay_ms: int) -> StreamEvent:
+    """One line of an Ollama stream: the object's JSON (no line break inside it), then one."""
+    return StreamEvent(f"{data if isinstance(data, str) else dumps(data, style)}\n", delay_ms)
 
 
 def _repetitions(entry: StreamEntry, renderer: Renderer, pieces: list[str]) -> list[dict[str, Any]]:
@@ -111,7 +118,7 @@ def _repetitions(entry: StreamEntry, renderer: Renderer, pieces: list[str]) -> l
 
 def render_stream(
     scenario: Scenario, kind: EndpointKind, facts: RequestFacts, include_usage: bool = False
-) -> list[ServerSentEvent]:
+) -> list[StreamEvent]:
     """Every event of the stream, in order; chat streams end with OpenAI's ``data: [DONE]``."""
     entries = _endpoint(scenario, kind).stream
     if entries is None:
@@ -119,8 +126,13 @@ def render_stream(
     endpoint = _endpoint(scenario, kind)
     renderer, pieces = _prepare(scenario, facts)
     style = scenario.json_style.stream
-    events: list[ServerSentEvent] = []
+    events: list[StreamEvent] = []
     sent = ""  # the answer text streamed so far, for producers that repeat it (Perplexity)
+
+    def framed(data: Any, entry: StreamEntry) -> StreamEvent:
+        if kind in OLLAMA_KINDS:
+            return _ndjson(data, style, entry.delay_ms)
+        return _sse(data, entry.event, style, entry.delay_ms)
 
     def send(entries: list[StreamEntry]) -> None:
         nonlocal sent
@@ -132,7 +144,7 @@ def render_stream(
                     local["piece"] = pieces[index]
                 local["content_so_far"] = sent
                 data = renderer.child(local).render(entry.data)
-                events.append(_sse(data, entry.event, style, entry.delay_ms))
+                events.append(framed(data, entry))
 
     send(entries)
     if kind == "chat":

@@ -67,3 +67,31 @@ class GeminiRequest(BaseModel):
 
     model_config = ConfigDict(extra="allow")
     contents: list[Any] = Field(min_length=1)
+
+
+class VectorStoreSearchRequest(BaseModel):
+    """OpenAI's vector store search (openai-python types/vector_store_search_params.py), as a LiteLLM
+    proxy sends it: every optional field present, null when unset (its OpenAI vector store transformation)."""
+
+    model_config = ConfigDict(extra="allow")
+    query: str | list[str] = Field(min_length=1)
+    max_num_results: int | None = Field(None, ge=1, le=50)
+    rewrite_query: bool | None = None
+    filters: dict[str, Any] | None = None
+    ranking_options: dict[str, Any] | None = None
+
+
+class OllamaMessage(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    role: str
+    content: str = ""
+
+
+class OllamaChatRequest(BaseModel):
+    """Ollama's /api/chat (ollama api/types.go ChatRequest), as Open WebUI's Ollama connection sends it
+    (utils/payload.py convert_payload_openai_to_ollama): Ollama streams unless told not to."""
+
+    model_config = ConfigDict(extra="allow")
+    model: str
+    messages: list[OllamaMessage] = Field(min_length=1)
+    stream: bool = True

@@ -14,10 +14,15 @@ from pydantic import model_validator
 
 from .encoding import JsonStyle
 
-EndpointKind = Literal["chat", "completions", "responses", "anthropic", "gemini"]
+EndpointKind = Literal["chat", "completions", "responses", "anthropic", "gemini", "vector_store_search", "ollama"]
 OPENAI_KINDS: tuple[EndpointKind, ...] = ("chat", "completions", "responses")
 PROVIDER_KINDS: tuple[EndpointKind, ...] = ("anthropic", "gemini")
-ENDPOINT_KINDS = OPENAI_KINDS + PROVIDER_KINDS
+# What a LiteLLM proxy searches before it asks a scenario's model: a knowledge base.
+SEARCH_KINDS: tuple[EndpointKind, ...] = ("vector_store_search",)
+# Ollama's API, for Open WebUI's Ollama connection: what LightRAG emulates. It streams one JSON
+# object a line (NDJSON), not server-sent events.
+OLLAMA_KINDS: tuple[EndpointKind, ...] = ("ollama",)
+ENDPOINT_KINDS = OPENAI_KINDS + PROVIDER_KINDS + SEARCH_KINDS + OLLAMA_KINDS
 
 
 class _Strict(BaseModel):
@@ -86,6 +91,14 @@ class Scenario(_Strict):
     responses: Endpoint | None = None
     anthropic: Endpoint | None = Field(None, description="Anthropic's Messages API, for a real LiteLLM proxy in front")
     gemini: Endpoint | None = Field(None, description="Gemini's generateContent, for a real LiteLLM proxy in front")
+    vector_store_search: Endpoint | None = Field(
+        None,
+        description="OpenAI's vector store search, one page of results (never streamed): the knowledge base "
+        "a real LiteLLM proxy searches before it asks this scenario's model",
+    )
+    ollama: Endpoint | None = Field(
+        None, description="Ollama's /api/chat: a body, or one JSON object a line when streamed (NDJSON)"
+    )
     extracts: dict[str, Any] = Field({}, description="OpenRAG-style chunks served at /extract/<id>")
 
     def endpoint(self, kind: str) -> Endpoint | None:
@@ -100,3 +113,8 @@ class Scenario(_Strict):
     def speaks_openai(self) -> bool:
         """Served to OpenAI clients (Open WebUI) directly, not only to a proxy through a provider's own API."""
         return any(kind in OPENAI_KINDS for kind in self.kinds)
+
+    @property
+    def speaks_ollama(self) -> bool:
+        """Served to Ollama clients (Open WebUI's Ollama connection), listed by /api/tags."""
+        return self.ollama is not None

@@ -14,14 +14,15 @@ from .errors import OpenAIError
 from .errors import unknown_model
 from .rendering import EndpointKind
 from .rendering import RequestFacts
-from .rendering import ServerSentEvent
+from .rendering import StreamEvent
 from .rendering import render_body
 from .rendering import render_stream
 from .rendering import switches_of
 from .request_models import count_words
+from .scenarios import OLLAMA_KINDS
 
 
-async def _paced(events: list[ServerSentEvent], token_delay_ms: int) -> AsyncIterator[str]:
+async def _paced(events: list[StreamEvent], token_delay_ms: int) -> AsyncIterator[str]:
     for position, event in enumerate(events):
         pause = event.delay_ms + (token_delay_ms if position else 0)
         if pause:
@@ -65,4 +66,5 @@ def serve(
     if endpoint.stream is None:
         raise OpenAIError(400, "Streaming is not supported for this endpoint", param="stream")
     events = render_stream(scenario, kind, facts, include_usage)
-    return StreamingResponse(_paced(events, request.app.state.token_delay_ms), media_type="text/event-stream")
+    media_type = "application/x-ndjson" if kind in OLLAMA_KINDS else "text/event-stream"
+    return StreamingResponse(_paced(events, request.app.state.token_delay_ms), media_type=media_type)

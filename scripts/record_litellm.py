@@ -1,5 +1,6 @@
-"""Records what the real LiteLLM proxy answers for each scenario it relays (Claude, Gemini), both
-modes, into extension/src/core/fixtures/litellm/, for the core's tests: `make record-litellm`.
+"""Records what the real LiteLLM proxy answers for each scenario it relays (Claude, Gemini, a
+knowledge base), both modes, into extension/src/core/fixtures/litellm/, for the core's tests:
+`make record-litellm`; `PYTHONPATH=. .venv/bin/python scripts/record_litellm.py <scenario>…` records some only.
 
 The mock's base address is written as http://127.0.0.1:9000/ whatever port it ran on, so that a
 new recording differs only where LiteLLM's answer does (its ids and timestamps)."""
@@ -24,6 +25,10 @@ ASK = [{"role": "user", "content": "Which sources support this?"}]
 
 def main() -> int:
     scenarios = load_scenarios()
+    names = sys.argv[1:] or list(proxied(scenarios))
+    if unknown := set(names) - set(proxied(scenarios)):
+        print(f"not relayed by LiteLLM: {', '.join(sorted(unknown))}", file=sys.stderr)
+        return 2
     mock_port, proxy_port = free_port(), free_port()
     mock_url = f"http://127.0.0.1:{mock_port}"
     with tempfile.TemporaryDirectory() as workdir:
@@ -35,7 +40,7 @@ def main() -> int:
             proxy.start().wait_until_ready(f"http://127.0.0.1:{proxy_port}/health/liveliness", 120)
             headers = {"Authorization": f"Bearer {MASTER_KEY}"}
             with httpx.Client(base_url=f"http://127.0.0.1:{proxy_port}/v1", headers=headers, timeout=60) as proxy_api:
-                for name in proxied(scenarios):
+                for name in names:
                     for stream, suffix in ((False, "json"), (True, "sse")):
                         answer = proxy_api.post(
                             "/chat/completions", json={"model": name, "messages": ASK, "stream": stream}

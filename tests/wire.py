@@ -16,6 +16,12 @@ def sse_data(text: str) -> list[str]:
     return [line[len("data: ") :] for line in text.splitlines() if line.startswith("data: ")]
 
 
+def ndjson_lines(text: str) -> list[dict]:
+    """The objects of an NDJSON stream (Ollama's), one a line: split at "\n" only, as Open WebUI reads it
+    (aiohttp's lines), not at every line break str.splitlines knows (U+2028 in a JSON string)."""
+    return [json.loads(line) for line in text.split("\n") if line]
+
+
 def raw_chunks(http: httpx.Client, model: str, **extra: object) -> tuple[list[str], list[dict]]:
     """A streamed chat completion as raw `data:` payloads and as parsed JSON (without [DONE])."""
     body = {"model": model, "messages": [{"role": "user", "content": "Sources?"}], "stream": True, **extra}

@@ -1,6 +1,7 @@
-"""Providers' own APIs, for scenarios that a real LiteLLM proxy relays: Anthropic's Messages API
-and Gemini's generateContent. The scenario is the first path segment (LiteLLM's `api_base`),
-because the model ids in these requests are the provider's."""
+"""Providers' own APIs, for scenarios that a real LiteLLM proxy relays: Anthropic's Messages API,
+Gemini's generateContent, and OpenAI's vector store search (a LiteLLM knowledge base). The scenario
+is the first path segment (LiteLLM's `api_base`), because the model ids in these requests are the
+provider's."""
 
 from typing import Literal
 
@@ -12,6 +13,7 @@ from ..errors import ERROR_RESPONSES
 from ..errors import OpenAIError
 from ..request_models import AnthropicMessagesRequest
 from ..request_models import GeminiRequest
+from ..request_models import VectorStoreSearchRequest
 from ..serving import serve
 
 router = APIRouter(prefix="/providers/{scenario}", tags=["providers"], responses=ERROR_RESPONSES)
@@ -41,3 +43,14 @@ def gemini_stream(
             400, "This mock streams Gemini's answers as server-sent events only: add ?alt=sse.", param="alt"
         )
     return _gemini(request, scenario, model, body, stream=True)
+
+
+@router.post("/v1/vector_stores/{vector_store_id}/search")
+def vector_store_search(
+    request: Request, scenario: str, vector_store_id: str, body: VectorStoreSearchRequest
+) -> Response:
+    """One page of the scenario's search results, whatever the query: its store is named after it
+    (devstack/litellm.py), and no other store exists."""
+    if vector_store_id != scenario:
+        raise OpenAIError(404, f"No vector store found with id '{vector_store_id}'.", param="vector_store_id")
+    return serve(request, scenario, vector_store_id, "vector_store_search", body.model_dump(), body.query, stream=False)

@@ -81,9 +81,21 @@ FASTGPT_SOURCES_AFTER_DONE = (
     "Non-streamed, they do."
 )
 
+MISTRAL_CONTENT_LIST_STREAMED = (
+    "Mistral streams a tool_reference as a delta whose content is a list of chunks. Open WebUI 0.12.4 writes such a "
+    "delta into the answer as Python text (utils/middleware.py: `if value and not isinstance(value, str): value = "
+    "f'{value}'`) and relays only that text; 0.6.43 drops the chunk (`content_blocks[-1][\"content\"] + value` raises "
+    "a TypeError its per-line `except Exception` swallows): the sources never reach the browser, nor the stored chat. "
+    "Non-streamed, the body reaches the page whole."
+)
+
 GAPS = [
     Gap("open-webui-upstream", OWN_SHAPE_WITHOUT_CHOICES, streams=(True,)),
     Gap("nvidia-rag", SOURCES_ON_A_TEXT_CHUNK, streams=(True,)),
+    *(
+        Gap(model, MISTRAL_CONTENT_LIST_STREAMED, streams=(True,))
+        for model in ("mistral", "hostile-mistral", "malformed-mistral-mixed-types")
+    ),
     *(
         Gap(model, FASTGPT_SOURCES_AFTER_DONE, streams=(True,))
         for model in ("fastgpt", "malformed-fastgpt-mixed-types")

@@ -134,6 +134,27 @@ EXPECTED = {
     "open-webui-upstream": Seen(
         buttons=[1, 1, 2], sources=2, title="employee-handbook.pdf", link=False, page="p. 12", score="Relevance 84 %"
     ),
+    # ^[1]^, ^[1][2]^ and ^[3]^ name search results 1 to 3 by their index; result 4 is not cited. Open WebUI
+    # draws the brackets between the carets as buttons of its own, which become ours (the carets stay, as
+    # without the extension). Streamed, the list comes on the first chunk beside text (dropped) and again
+    # on the last, which has none: Open WebUI relays that one whole.
+    # A LiteLLM knowledge base: the search results LiteLLM returns beside Claude's answer, each a file's chunk
+    # (no link); [N] is the N-th result, the fourth not cited. Streamed, on the last chunk, which has no text:
+    # Open WebUI relays it whole.
+    "litellm-knowledge-base": Seen(
+        buttons=[1, 2, 3, 1], sources=3, retrieved=1, title="employee-handbook.pdf", link=False, score="Relevance 91 %"
+    ),
+    # A content list: a tool_reference after each sentence, and a thinking chunk's pages (one read, not cited).
+    # Not streamed, Open WebUI relays the body to the page, then shows the list as "[object Object],…": no answer
+    # text to put buttons in. Streamed, a gap (limits.py).
+    "mistral": Seen(buttons=[], sources=4, retrieved=1, title="Voie lactée — Wikipédia"),
+    # No source field: the "### References" list closing the answer ("- [n] file") is read from its text, its
+    # [n] in the body become buttons, and the list gives way to ours. Through Open WebUI's Ollama connection,
+    # which turns LightRAG's NDJSON into OpenAI chunks.
+    "lightrag": Seen(buttons=[1, 2, 3], sources=3, title="puppy-vaccination.md", link=False),
+    # LightRAG 1.4.7–1.4.8's "References" section: [KG] entities and relations, a [DC] file; no markers.
+    "lightrag-kg-dc": Seen(buttons=[], sources=3, title="Puppy", link=False),
+    "qianfan": Seen(buttons=[1, 1, 2, 3], sources=3, retrieved=1, title="欧洲杯决赛：西班牙2比1击败英格兰 第四次夺冠"),
 }
 
 
@@ -161,6 +182,9 @@ ONE_PER_FORMAT = {
     "fastgpt",
     "minimax",
     "open-webui-upstream",
+    "qianfan",
+    "litellm-knowledge-base",
+    "lightrag",
 }
 
 
@@ -252,6 +276,8 @@ def test_scenario_shows_its_sources_and_keeps_them_after_reload(
     check_preview_and_modal(page, message_id, seen)
     if model == "grok2api-sources-block":  # its "## Sources" block gives way to our list
         expect(page.locator(f"#message-{message_id} h2", has_text="Sources")).to_be_hidden()
+    if model.startswith("lightrag"):  # its references list gives way to our list
+        expect(page.locator(f"#message-{message_id} li", has_text="puppy-vaccination.md")).to_be_hidden()
     page.screenshot(path=screenshots / f"{model}-{'streaming' if stream else 'non-streaming'}.png")
 
     record_property("phase", "reload")

@@ -39,7 +39,8 @@ PAYLOADS: list[str] = Renderer({}).render(
     yaml.safe_load((BUILT_IN_SCENARIOS / "hostile" / "_payloads.yaml").read_text())
 )
 # Each format once, in the mode where its sources travel the most particular way: streamed for
-# Azure's first-chunk context, annotation-only chunks, MiMo's first-chunk annotations, the Responses
+# Azure's first-chunk context, annotation-only chunks, MiMo's first-chunk annotations, Qianfan's
+# last-chunk list, the Responses
 # API's events (which Open WebUI relays only when streamed) and Claude's citation chunks; whole
 # bodies for the others.
 MODES = {
@@ -74,12 +75,23 @@ MODES = {
         "hostile-groq-compound",
         "hostile-jina-deepsearch",
         "hostile-open-webui-upstream",
+        "hostile-mistral",
+    ],
+    # Streamed too, apart, for the same timeout: Qianfan's and a LiteLLM knowledge base's last-chunk lists,
+    # LightRAG's references list in the text (through Open WebUI's Ollama connection).
+    "streaming, more": [
+        "hostile-qianfan",
+        "hostile-litellm-knowledge-base",
+        "hostile-lightrag",
     ],
 }
 # Formats whose answers write no markers (OpenRAG, NVIDIA RAG, Exa, MiMo), or cite with links to their URLs
 # (Groq), which hostile URLs are not: no button is expected.
 UNMARKED = {"hostile-openrag", "hostile-nvidia-rag", "hostile-groq-compound", "hostile-exa", "hostile-xiaomi-mimo"}
 UNMARKED.add("hostile-fastgpt")  # FastGPT names a quote by its 24-hex id, which a payload is not: no marker
+UNMARKED.add("hostile-mistral")
+# LightRAG's sources are lines of its answer's references list, hidden whole once shown: its [n] are no buttons.
+UNMARKED.add("hostile-lightrag")  # Mistral writes no marker: a tool_reference follows the text it supports
 # Jina and Brave put their sources inside the answer's own markdown (footnote definitions; <citation> tags),
 # which Open WebUI renders and the payloads break up (a line break ends a definition; a payload that is HTML
 # becomes an element, so a tag's text is no longer its JSON): which of those become buttons is not predicted
@@ -88,6 +100,8 @@ BUTTONS_NOT_PREDICTED = {"hostile-jina-deepsearch", "hostile-brave"}
 # Claude's and Gemini's buttons follow the text each source supports (LiteLLM's supported_text, Gemini's byte
 # segments), not markers in the text: their number is not predicted from the text either.
 BUTTONS_NOT_PREDICTED |= {"hostile-claude-citations", "hostile-claude-web-search", "hostile-gemini-grounding"}
+# Mistral's follow the text before each tool_reference, which Open WebUI shows as "[object Object],…".
+BUTTONS_NOT_PREDICTED.add("hostile-mistral")
 # Streamed, grok2api-go's titles come from three annotations only; NVIDIA's are file names, shown without
 # their folders; Brave sends no title (its address stands for it); every other format's are the payloads.
 TITLES_NOT_PAYLOADS = {"hostile-grok2api-go", "hostile-nvidia-rag", "hostile-brave"}
@@ -97,6 +111,8 @@ TITLES_NOT_PAYLOADS |= {"hostile-claude-citations"}
 # Open WebUI's own shape: a payload that is a web address is that source's link, and its name, the same
 # address, is not repeated as its title (formats/open-webui.ts, as Open WebUI shows it).
 TITLES_NOT_PAYLOADS.add("hostile-open-webui-upstream")
+# A knowledge base's titles are file names, shown without their folders.
+TITLES_NOT_PAYLOADS.add("hostile-litellm-knowledge-base")
 
 # In the page: "show all" and the retrieved sources, every preview (the hover/focus event the extension listens
 # to), then the modal from the first source, through every page with "next" and back with "previous".
@@ -204,7 +220,7 @@ def test_hostile_sources_never_run_live_or_after_reload(
 ) -> None:
     context, trap = hostile_context
     models = MODES[mode]
-    set_user_settings(stack, stream=mode == "streaming")
+    set_user_settings(stack, stream=mode.startswith("streaming"))
     page = context.new_page()
     console = Console().watch(page)
     chats: dict[str, tuple[str, str]] = {}
@@ -222,7 +238,9 @@ def test_hostile_sources_never_run_live_or_after_reload(
             open_new_chat_in_app(page, model)
         send(page)
         answer = last_answer_id(page)
-        if gap := gap_for(model, mode == "streaming", open_webui_version(stack)):  # Open WebUI's error, nothing more
+        if gap := gap_for(
+            model, mode.startswith("streaming"), open_webui_version(stack)
+        ):  # Open WebUI's error, nothing more
             gaps[model] = gap.reason
             if gap.shows:
                 expect(page.locator(f"#message-{answer}")).to_contain_text(gap.shows)

@@ -57,6 +57,16 @@ EXPECTED = {
     "malformed-fastgpt-mixed-types": (0, 4),
     # The three annotated pages with a URL string (one of them also a search result), one met twice counted once
     "malformed-minimax-mixed-types": (0, 3),
+    # The five results that are objects: the page listed twice (indexes "2" and 5) once, the script one without its link
+    "malformed-qianfan-mixed-types": (0, 5),
+    # The two pages with a title or link: the script one untitled and without its link, the good one once though
+    # named twice (streamed: a gap, limits.py)
+    "malformed-mistral-mixed-types": (0, 2),
+    # Four documents: one listed under two numbers and [DC] once, a number given to two, the script-URL one
+    # without its link; lines without a title skipped. [1] and [4] cited, [7] names none.
+    "malformed-lightrag-mixed-lines": (0, 4),
+    # The five results (LiteLLM relays objects only), each with what it has that is a string (or "Untitled source")
+    "malformed-litellm-knowledge-base-mixed-types": (0, 5),
     # The two cited pages and the one searched page that is a link: the rest are no pages
     "malformed-openai-responses-web-search-mixed-types": (0, 3),
 }

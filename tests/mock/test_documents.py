@@ -8,11 +8,13 @@ import httpx
 import pytest
 
 from tests.wire import SCENARIOS
+from tests.wire import ndjson_lines
 from tests.wire import sse_data
 
 # Their citations name document sections (answer-spans) or uploaded files that the producer sends
-# no link to (RAGFlow, NVIDIA RAG), not URLs.
-LINKLESS = {"answer-spans", "ragflow", "ragflow-agent", "nvidia-rag", "fastgpt"}
+# no link to (RAGFlow, NVIDIA RAG, a vector store's files, LightRAG's list), not URLs.
+LINKLESS = {"answer-spans", "ragflow", "ragflow-agent", "nvidia-rag", "fastgpt", "litellm-knowledge-base"}
+LINKLESS |= {"lightrag", "lightrag-kg-dc"}
 
 
 def strings_in(value: object) -> Iterator[str]:
@@ -34,6 +36,12 @@ def requests_for(name: str, kind: str) -> tuple[tuple[str, dict], tuple[str, dic
     if kind == "anthropic":
         body = {"model": "claude", "max_tokens": 1024, "messages": user}
         return (f"/providers/{name}/v1/messages", body), (f"/providers/{name}/v1/messages", {**body, "stream": True})
+    if kind == "vector_store_search":  # never streamed; the store is named after its scenario
+        search = (f"/providers/{name}/v1/vector_stores/{name}/search", {"query": "x"})
+        return search, search
+    if kind == "ollama":
+        body = {"model": name, "messages": user, "stream": False}
+        return ("/api/chat", body), ("/api/chat", {**body, "stream": True})
     if kind == "gemini":
         base, body = f"/providers/{name}/v1beta/models/gemini", {"contents": [{"parts": [{"text": "x"}]}]}
         return (f"{base}:generateContent", body), (f"{base}:streamGenerateContent?alt=sse", body)
@@ -55,7 +63,10 @@ def every_payload(http: httpx.Client, name: str) -> Iterator[object]:
         endpoint = scenario.endpoint(kind)
         if endpoint is not None and endpoint.stream is not None:
             stream = http.post(streamed[0], json=streamed[1]).text
-            yield from (json.loads(p) for p in sse_data(stream) if p != "[DONE]")
+            if kind == "ollama":
+                yield from ndjson_lines(stream)
+            else:
+                yield from (json.loads(p) for p in sse_data(stream) if p != "[DONE]")
 
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))

@@ -1,6 +1,7 @@
 """Property-based fuzzing of the real mock server's HTTP API from its own OpenAPI schema:
-whatever a client sends, the answer is never a 5xx, every 4xx is an OpenAI-style error, and
-every 200 is well-formed JSON or a well-formed event stream.
+whatever a client sends, the answer is never a 5xx, every 4xx is an OpenAI-style error (on
+Ollama's API, /api/…, Ollama's), and every 200 is well-formed JSON, a well-formed event stream
+or NDJSON.
 
 Schemathesis generates requests that fit the schema and requests that break it. Its
 generators leave out some inputs JSON allows (lone surrogates, nesting near the parser's
@@ -24,12 +25,20 @@ EXAMPLES = int(os.environ.get("MOCK_FUZZ_EXAMPLES", "60"))
 FUZZ_SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 
 
-def assert_well_formed(status: int, content_type: str, body: bytes) -> None:
+def assert_well_formed(status: int, content_type: str, body: bytes, path: str) -> None:
     assert status < 500, body[:500]
+    if status >= 400 and path.startswith("/api/"):  # Ollama's: {"error": message}
+        error = json.loads(body)["error"]
+        assert isinstance(error, str) and error, error
+        return
     if status >= 400:
         error = json.loads(body)["error"]
         assert set(error) == {"message", "type", "param", "code"}, error
         assert isinstance(error["message"], str) and error["message"]
+        return
+    if content_type.startswith("application/x-ndjson"):
+        lines = body.decode().split("\n")
+        assert lines[-1] == "" and all(json.loads(line) for line in lines[:-1]), body[:500]
         return
     if content_type.startswith("text/event-stream"):
         events = [line.removeprefix("data: ") for line in body.decode().splitlines() if line.startswith("data: ")]
@@ -49,7 +58,8 @@ schema.config.generation.update(max_examples=EXAMPLES, database="none")
 @schema.parametrize()
 def test_schema_fuzzed_requests_never_get_a_server_error(case: schemathesis.Case, mock_url: str) -> None:
     response = case.call(base_url=mock_url, timeout=30)
-    assert_well_formed(response.status_code, response.headers.get("content-type", [""])[0], response.content)
+    content_type = response.headers.get("content-type", [""])[0]
+    assert_well_formed(response.status_code, content_type, response.content, case.path)
 
 
 # JSON values Schemathesis does not send: what a hostile or buggy client can still put on the wire.
@@ -140,6 +150,10 @@ VALID: dict[str, tuple[dict[str, object], list[str]]] = {
         {"model": "openai-responses", "input": [{"role": "user", "content": "hi"}]},
         ["model", "input", "input.0", "input.0.content", "tools"],
     ),
+    "/api/chat": (
+        {"model": "lightrag", "messages": [{"role": "user", "content": "hi"}]},
+        ["model", "messages", "messages.0", "messages.0.role", "messages.0.content", "options"],
+    ),
 }
 
 
@@ -167,11 +181,11 @@ def test_one_hostile_field_never_gets_a_server_error(
     endpoint, path = field
     body = _with_field({**VALID[endpoint][0], "stream": stream}, path, value)
     response = http.post(endpoint, content=request_json(body))
-    assert_well_formed(response.status_code, response.headers.get("content-type", ""), response.content)
+    assert_well_formed(response.status_code, response.headers.get("content-type", ""), response.content, endpoint)
 
 
 @given(
-    endpoint=st.sampled_from(["/v1/chat/completions", "/v1/completions", "/v1/responses", "/v1/models"]),
+    endpoint=st.sampled_from(["/v1/chat/completions", "/v1/completions", "/v1/responses", "/v1/models", "/api/chat"]),
     body=st.one_of(st.binary(max_size=2000), st.text().map(str.encode)),
     content_type=st.sampled_from(
         [
@@ -187,7 +201,7 @@ def test_one_hostile_field_never_gets_a_server_error(
 def test_raw_bytes_never_get_a_server_error(http: httpx.Client, endpoint: str, body: bytes, content_type: str) -> None:
     method = "GET" if endpoint == "/v1/models" else "POST"
     response = http.request(method, endpoint, content=body, headers={"content-type": content_type})
-    assert_well_formed(response.status_code, response.headers.get("content-type", ""), response.content)
+    assert_well_formed(response.status_code, response.headers.get("content-type", ""), response.content, endpoint)
 
 
 @given(
@@ -198,4 +212,5 @@ def test_any_host_header_never_gets_a_server_error(http: httpx.Client, host: str
     """The Host header is the one header the mock writes back (as `${base_url}` in sources)."""
     body = {"model": "openrag", "stream": stream, "messages": [{"role": "user", "content": "x"}]}
     response = http.post("/v1/chat/completions", json=body, headers={b"host": host.encode("latin-1")})
-    assert_well_formed(response.status_code, response.headers.get("content-type", ""), response.content)
+    content_type = response.headers.get("content-type", "")
+    assert_well_formed(response.status_code, content_type, response.content, "/v1/chat/completions")

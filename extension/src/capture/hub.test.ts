@@ -51,3 +51,21 @@ test('the hub keeps the answers seen last, not every answer of a page open for d
   assert.deepEqual(urls(hub, 'm299'), ['https://299.example/']);
   assert.deepEqual(urls(hub, 'm0'), []);
 });
+
+test("sources read from a finished answer's text replace Open WebUI's own only when they are its copy, links", () => {
+  const hub = createHub(() => 'en');
+  const references = 'Vaccinate early [1].\n\n### References\n- [1] puppy-vaccination.md';
+  // Open WebUI's own source (its knowledge base) for an answer that also lists references: kept.
+  const kb = 'https://kb.example/';
+  const own = { source: { name: 'KB' }, document: ['d'], metadata: [{ source: kb, url: kb }] };
+  hub.add('m1', 'c1', { type: 'source', data: own });
+  hub.finish('m1', references);
+  assert.deepEqual(urls(hub, 'm1'), [kb]);
+  // Without sources of Open WebUI's own, the references are the answer's sources.
+  hub.addText('m2', 'c1', references, false);
+  hub.finish('m2', references);
+  assert.deepEqual(
+    hub.citations('m2').citations.map((c) => [c.format, c.title]),
+    [['lightrag', 'puppy-vaccination.md']],
+  );
+});

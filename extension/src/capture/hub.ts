@@ -164,11 +164,14 @@ export function createHub(locale: () => string): Hub {
       const copied = parsed.result.format === 'open-webui';
       if (parsed.result.citations.length && !copied) return parsed.result;
       // Producers whose sources are only in the text Open WebUI relays (Jina's footnote
-      // definitions, Brave's tags) are read from the finished answer, once per text; they win
-      // over Open WebUI's own copy of the same sources (its source events from url_citations).
+      // definitions, Brave's tags, LightRAG's references) are read from the finished answer, once
+      // per text; they win over Open WebUI's own copy of the same sources (its source events from
+      // url_citations), which are links: sources read without any link are not that copy, and leave
+      // Open WebUI's own (its knowledge bases, its web search) as they are.
       const written = entry.done && entry.content ? fromText(messageId, entry.content) : null;
       const fromStore = storedCitations(messageId);
-      if (written?.citations.length && (copied || !fromStore?.citations.length)) return written;
+      const wins = copied ? written?.citations.some((c) => c.url !== null) : !fromStore?.citations.length;
+      if (written?.citations.length && wins) return written;
       if (parsed.result.citations.length) return parsed.result;
       return fromStore ?? parsed.result;
     },

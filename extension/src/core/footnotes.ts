@@ -1,8 +1,10 @@
 /**
  * Markdown footnote definitions at the end of an answer, `[^n]: quote [title](url)`, as Jina
- * DeepSearch writes its references. Read from the last line backwards, so the work is linear
- * in the text whatever it holds.
+ * DeepSearch writes its references. Read from the last line backwards (lines.ts), so the work
+ * is linear in the text whatever it holds.
  */
+
+import { isBlankLine, linesFromEnd } from './lines.js';
 
 export interface FootnoteDefinition {
   n: number;
@@ -46,20 +48,12 @@ export function footnoteBlock(text: string): FootnoteBlock | null {
   if (typeof text !== 'string' || !text.includes('[^')) return null;
   const definitions: FootnoteDefinition[] = [];
   let start = text.length;
-  let end = text.length;
-  while (end > 0) {
-    const from = text.lastIndexOf('\n', end - 1) + 1;
-    const line = text.slice(from, end).replace(/\r$/, '');
-    end = from > 0 ? from - 1 : 0;
-    if (line.trim() === '') {
-      if (from === 0) break;
-      continue;
-    }
-    const found = definition(line);
+  for (const line of linesFromEnd(text)) {
+    if (isBlankLine(line.text)) continue;
+    const found = definition(line.text);
     if (!found) break;
     definitions.push(found);
-    start = from;
-    if (from === 0) break;
+    start = line.from;
   }
   return definitions.length ? { start, definitions: definitions.reverse() } : null;
 }

@@ -147,7 +147,7 @@ test('linkMarkers: tens of thousands of code spans and markers', () => {
   fc.assert(
     fc.property(
       fc.constantFrom('`c` ', '`[1]` ', '```\n[2]\n``` ', '``x`` '),
-      fc.constantFrom('[1] ', '[1, 2] ', '[^2] ', '【3】 ', '[doc1] ', '(ID: 1) '),
+      fc.constantFrom('[1] ', '[1, 2] ', '[^2] ', '【3】 ', '[doc1] ', '(ID: 1) ', '^[1][2]^ '),
       fc.boolean(),
       (code, marker, interleaved) => {
         assertLinear(`code ${JSON.stringify(code)}, markers ${marker}`, (n) => {
@@ -157,6 +157,48 @@ test('linkMarkers: tens of thousands of code spans and markers', () => {
       },
     ),
     runs([['`c` ', '[1] ', false]]),
+  );
+});
+
+test('linkMarkers: Qianfan\'s caret before a long run of brackets that never closes, and runs of "^["', () => {
+  // A caret tries its marker once, over at most 50 brackets: a run of 51 fails at its end.
+  fc.assert(
+    fc.property(
+      fc.constantFrom('', '^', 'x^'),
+      fc.constantFrom('[1]', '^[', '^[1]', '^[1][2]^', `^${'[1]'.repeat(51)}`, '[12345]'),
+      fc.constantFrom('', '^', 'x'),
+      (head, unit, tail) => {
+        assertLinear(`${head} + ${JSON.stringify(unit.slice(0, 12))} + ${tail}`, (n) => {
+          const text = head + unit.repeat(n) + tail;
+          return () => linkMarkers(text, THREE());
+        });
+      },
+    ),
+    runs([
+      ['^', '[1]', ''],
+      ['', '^[', ''],
+      ['', `^${'[1]'.repeat(51)}`, 'x'],
+    ]),
+  );
+});
+
+test('linkMarkers: labelled markers ([ref_n], [citation:n]) after long runs of "[", "[ref_", "【" and digits', () => {
+  fc.assert(
+    fc.property(
+      fc.constantFrom('[', '[ref_', '[citation:', '[cite: ', '【', '1', '[ref_1', '[citation:1, ', '[ref_1] '),
+      fc.constantFrom('', ']', '1]', 'x'),
+      (unit, tail) => {
+        assertLinear(`${JSON.stringify(unit)} + ${JSON.stringify(tail)}`, (n) => {
+          const text = `[ref_${unit.repeat(n)}${tail}`;
+          return () => linkMarkers(text, THREE());
+        });
+      },
+    ),
+    runs([
+      ['[ref_', '1]'],
+      ['1', ']'],
+      ['[citation:1, ', 'x'],
+    ]),
   );
 });
 
@@ -209,6 +251,36 @@ test('linkMarkers: a footnote definition with a long run of blanks, and tens of 
       });
     }),
     runs([[' ', '\u2028', false]]),
+  );
+});
+
+test("extractCitations then linkMarkers: LightRAG's references list of many lines, long lines, runs of blanks and fences", () => {
+  // lines: thousands of references; wrapped: one title over thousands of lines; blanks: a title and a
+  // heading padded with a long run; fences: thousands of code fences above the list; prose: one
+  // paragraph of thousands of lines that no heading opens (read back to the start, then given up).
+  const build: Record<string, (n: number, blanks: string) => string> = {
+    lines: (n) =>
+      `A [1].\n\n### References\n${Array.from({ length: n }, (_, i) => `- [${(i % 999) + 1}] f${i}.md`).join('\n')}`,
+    wrapped: (n) => `A [1].\n\n### References\n- [1] ${'part of a title\n'.repeat(n)}`,
+    blanks: (n, blanks) => `A [1].\n\n### References${repeatTo(blanks, n)}\n- [1] a.md${repeatTo(blanks, n)}\nx`,
+    fences: (n) => `${'```\ncode\n```\n'.repeat(n)}\n### References\n- [1] a.md`,
+    prose: (n) => `${'A line of an answer that mentions its references [1].\n'.repeat(n)}`,
+  };
+  fc.assert(
+    fc.property(fc.constantFrom(...Object.keys(build)), blankRun, (layout, blanks) => {
+      assertLinear(`references: ${layout}`, (n) => {
+        const content = build[layout]!(n, blanks);
+        const body = { choices: [{ index: 0, message: { role: 'assistant', content } }] };
+        return () => linkMarkers(content, extractCitations(body).citations);
+      });
+    }),
+    runs([
+      ['lines', ' '],
+      ['wrapped', ' '],
+      ['blanks', '\t'],
+      ['fences', ' '],
+      ['prose', ' '],
+    ]),
   );
 });
 
@@ -266,6 +338,30 @@ test('extractCitations: deep nesting, as objects and as JSON text, and long SSE 
       ['arrays', true],
       ['objects', false],
     ]),
+  );
+});
+
+test('extractCitations: the reader of last resort over wide payloads, source-like lists and JSON text', () => {
+  // wide: fields everywhere it looks; lists: lists of sources each spoilt by its last item; text:
+  // the same lists as JSON text; long: one list of sources as JSON text, longer than any read.
+  const source = (i: number) => ({ url: `https://s.example/${i}`, title: 't', snippet: 's' });
+  const spoilt = (i: number) => [source(i), source(i + 1), { id: i }];
+  fc.assert(
+    fc.property(fc.constantFrom('wide', 'lists', 'text', 'long'), (shape) => {
+      assertLinear(shape, (n) => {
+        const many = <T>(make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i));
+        const value = (i: number) =>
+          shape === 'wide' ? { a: { b: i } } : shape === 'lists' ? spoilt(i) : JSON.stringify(spoilt(i));
+        const fields =
+          shape === 'long'
+            ? { hits: JSON.stringify(many(source)) }
+            : Object.fromEntries(many((i) => [`k${i}`, value(i)]));
+        const message = { role: 'assistant', content: 'x [1]', ...fields };
+        const payload = { choices: [{ index: 0, message }], ...fields };
+        return () => extractCitations(payload);
+      });
+    }),
+    runs([['lists'], ['long']]),
   );
 });
 

@@ -234,3 +234,61 @@ test("FastGPT's [id](CITE) names a source by its id; an id of none stays the lin
   // Open WebUI draws it as a link, not as a citation button of its own.
   assert.deepEqual(writtenMarker('[6650c0a1b2c3d4e5f6a7b801](CITE)'), { drawnByOpenWebui: false, numbers: [] });
 });
+
+test("Qianfan's ^[1]^ and ^[1][2]^: one marker, carets and all; without its closing caret, the plain [n]", () => {
+  const sources = [citation(1, { refs: [1] }), citation(2, { refs: [3] })];
+  const text = '都灵主场作战^[1]^，近期状态一般^[1][3]^。 A ^[7]^ B ^[1] C `^[3]^` D ^[2024]^';
+  assert.deepEqual(
+    linkMarkers(text, sources).map((s) => [text.slice(s.start, s.end), s.indices, s.unnamed]),
+    [
+      ['^[1]^', [1], undefined],
+      ['^[1][3]^', [1, 2], undefined],
+      ['^[7]^', [], [7]], // names a result the backend did not send
+      ['[1]', [1], undefined], // no closing caret: the bracket alone
+      // in code: nothing; a year in superscript brackets: no citation at all
+    ],
+  );
+  // Open WebUI draws the brackets between the carets as one button of its own.
+  assert.deepEqual(writtenMarker('^[1][3]^'), { drawnByOpenWebui: true, numbers: [1, 3] });
+});
+
+test('Qianfan markers: a run of brackets longer than a marker names, and runs of "^[", read once', () => {
+  const brackets = (n: number) => '[1]'.repeat(n);
+  // Fifty brackets are one marker; fifty-one are the plain markers they hold, the carets left as text.
+  assert.deepEqual(
+    linkMarkers(`x^${brackets(50)}^`, THREE).map((s) => s.end - s.start),
+    [2 + 3 * 50],
+  );
+  assert.equal(linkMarkers(`x^${brackets(51)}^`, THREE).length, 51);
+  // Runs that never close, or never open (linear.test.ts times them): what they hold, once.
+  const written = (text: string) => linkMarkers(text, THREE).map((s) => text.slice(s.start, s.end));
+  assert.deepEqual(written(`^${brackets(100_000)}`), Array(100_000).fill('[1]'));
+  assert.deepEqual(written('^['.repeat(100_000)), []);
+  assert.deepEqual(written(`${'^[1'.repeat(50_000)}]^`), ['^[1]^']);
+});
+
+test('a number after a label, as unknown backends write it: [ref_n], [citation:n], [cite: n, m], [source:n]', () => {
+  const text =
+    'A [ref_1] B [citation:2] C [cite: 1, 3] D [ref:3] E [source:2] F [citation:9] G [ref_1](https://x.example/)';
+  assert.deepEqual(
+    linkMarkers(text, THREE).map((s) => [text.slice(s.start, s.end), s.indices, s.unnamed]),
+    [
+      ['[ref_1]', [1], undefined],
+      ['[citation:2]', [2], undefined],
+      ['[cite: 1, 3]', [1, 3], undefined],
+      ['[ref:3]', [3], undefined],
+      ['[source:2]', [2], undefined],
+      ['[citation:9]', [], [9]], // names a source the backend did not send
+    ],
+  );
+  // Open WebUI draws no button of its own for them.
+  assert.deepEqual(writtenMarker('[ref_2]'), { drawnByOpenWebui: false, numbers: [2] });
+});
+
+test('labelled markers: long runs of "[", "[ref_", "[citation:", "【" and digits hold no marker', () => {
+  const written = (text: string) => linkMarkers(text, THREE).map((s) => text.slice(s.start, s.end));
+  for (const unit of ['[', '[ref_', '[citation:', '[cite: ', '【', '[ref_1', '[citation:1, '])
+    assert.deepEqual(written(unit.repeat(50_000)), [], unit);
+  assert.deepEqual(written(`[ref_${'1'.repeat(100_000)}]`), []);
+  assert.deepEqual(written(`${'[ref_'.repeat(50_000)}1]`), ['[ref_1]']);
+});

@@ -7,6 +7,7 @@
 import { footnoteBlock } from './footnotes.js';
 import type { Anchor, Citation, OffsetUnit } from './model.js';
 import { toUtf16 } from './offsets.js';
+import { referenceId, referencesBlock } from './references.js';
 import { safeUrl } from './urls.js';
 
 export interface MarkerSpan {
@@ -23,11 +24,16 @@ export interface MarkerSpan {
   /** For a marker: the numbers it writes that name no source (the backend cited a source it did
    * not send), each once, in the order written. */
   unnamed?: readonly number[];
+  /** For a block that closes the answer under a heading: the heading as it reads on screen
+   * ("Sources", "References"), where the UI finds the block. */
+  heading?: string;
 }
 
 // A plain "[n]" is a citation only in a range producers number their sources in: "[2024]" in an
 // answer is a year, "[0]" an index, not a source the backend forgot.
 const MAX_PLAIN_REF = 999;
+// The most numbers one marker names: a range "[1-9999]", or Qianfan's run of brackets, cannot blow up.
+const MAX_RANGE = 50;
 const NONE: readonly number[] = [];
 
 const NUMBER_LIST = String.raw`\d{1,4}(?:\s*[-–]\s*\d{1,4})?(?:\s*,\s*\d{1,4}(?:\s*[-–]\s*\d{1,4})?)*`;
@@ -38,6 +44,8 @@ const MARKERS = new RegExp(
     String.raw`\^(?<foot>\d{1,4})\](?!:)`, // [^1], not a footnote definition
     String.raw`(?<linkN>\d{1,4})\]\((?<linkUrl>[^()\s]+)\)`, // [1](url)
     String.raw`(?<list>${NUMBER_LIST})\](?![(:])`, // [1], [1, 2], [1-3]
+    // A number after a label, as backends no format knows write it: [ref_1], [citation:2], [cite: 1, 3]
+    String.raw`(?:ref_|ref:\s?|citation:\s?|cite:\s?|source:\s?)(?<labelled>${NUMBER_LIST})\](?![(:])`,
   ]
     .map((alternative) => (alternative.startsWith('(?<grokN>') ? String.raw`\[\[` : String.raw`\[`) + alternative)
     .concat(String.raw`【(?<wide>\d{1,4})(?:[:†][^】]{0,40})?】`) // 【1】, 【4:0†source】
@@ -46,6 +54,9 @@ const MARKERS = new RegExp(
     .concat(String.raw`[\[(【]ID:\s?(?<ragflow>\d{1,4})[\])】]`)
     // FastGPT's [<quote id>](CITE), a dataset chunk's 24-hex id, and the 【id】(CITE) its own cleanup reads.
     .concat(String.raw`[\[【](?<cite>[a-fA-F0-9]{24})[\]】]\(CITE\)`)
+    // Baidu Qianfan's ^[1]^ and ^[1][2]^, of at most MAX_RANGE brackets: a longer run reads as
+    // the plain [n] it holds.
+    .concat(String.raw`\^(?<caret>(?:\[\d{1,4}\]){1,${MAX_RANGE}})\^`)
     .join('|'),
   'g',
 );
@@ -63,11 +74,14 @@ const CODE = /```[\s\S]*?(?:```|$)|`[^`\n]+`/g;
 const OPEN_WEBUI_MARKER = /^\[{1,2}\d/;
 /** FastGPT's marker, a link to "CITE" named by a quote's id: Open WebUI draws it as that link. */
 export const CITE_MARKER = /^[[【][a-fA-F0-9]{24}[\]】]\(CITE\)$/;
+/** Qianfan's marker: Open WebUI draws its brackets, [1][2], as one button between the carets. */
+const CARET_MARKER = /^\^\[\d/;
 
 /** A marker as Open WebUI reads it: whether it draws its own button for it, and the numbers
- * written in it ("[2, 5]" → 2, 5; "[[3]](url)" → 3), which it takes as positions in its own
- * source list. */
+ * written in it ("[2, 5]" → 2, 5; "[[3]](url)" → 3; "^[1][2]^" → 1, 2), which it takes as
+ * positions in its own source list. */
 export function writtenMarker(marker: string): { drawnByOpenWebui: boolean; numbers: number[] } {
+  if (CARET_MARKER.test(marker)) return { drawnByOpenWebui: true, numbers: bracketedNumbers(marker) };
   const numbers = (/\[([^\]]*)\]/.exec(marker)?.[1]?.match(/\d+/g) ?? []).map(Number);
   if (CITE_MARKER.test(marker)) return { drawnByOpenWebui: false, numbers: [] };
   return { drawnByOpenWebui: OPEN_WEBUI_MARKER.test(marker), numbers };
@@ -93,8 +107,7 @@ function numbers(list: string): number[] {
       const first = integer(list, from, dash);
       const last = integer(list, dash + 1, end);
       if (Number.isNaN(last)) found.push(first);
-      // A range: at most 50 numbers, so "[1-9999]" cannot blow up.
-      else if (first <= last && last - first < 50) for (let n = first; n <= last; n++) found.push(n);
+      else if (first <= last && last - first < MAX_RANGE) for (let n = first; n <= last; n++) found.push(n);
     }
     from = comma + 1;
   }
@@ -113,8 +126,25 @@ function integer(list: string, from: number, to: number): number {
   return to > from ? value : Number.NaN;
 }
 
-/** The numbers of a marker that name no source, each once; none when a plain bracket holds a
- * number outside the range producers use (it is no citation at all). */
+/** The numbers of Qianfan's marker, "^[1][23]^" → 1, 23: each run of digits in it, by hand (an
+ * answer may hold tens of thousands of markers). */
+function bracketedNumbers(marker: string): number[] {
+  const found: number[] = [];
+  let from = -1; // where the current run of digits starts
+  for (let i = 0; i <= marker.length; i++) {
+    const digit = marker.charCodeAt(i) - 0x30; // NaN past the end
+    if (digit >= 0 && digit <= 9) {
+      if (from < 0) from = i;
+    } else if (from >= 0) {
+      found.push(integer(marker, from, i));
+      from = -1;
+    }
+  }
+  return found;
+}
+
+/** The numbers of a marker that name no source, each once; none when a plain bracket (or a
+ * superscript one, Qianfan's) holds a number outside the range producers use (it is no citation at all). */
 function unnamedRefs(
   written: readonly number[],
   byRef: ReadonlyMap<number, number>,
@@ -291,10 +321,15 @@ export function linkMarkers(text: string, citations: readonly Citation[], { anch
       if (indices.length) markers.push({ start, end, indices, kind: 'marker' });
       return;
     }
-    const written = numbers(g.doc ?? g.foot ?? g.list ?? g.wide ?? g.ragflow ?? '');
+    const written =
+      g.caret !== undefined
+        ? bracketedNumbers(g.caret)
+        : numbers(g.doc ?? g.foot ?? g.list ?? g.labelled ?? g.wide ?? g.ragflow ?? '');
     const indices = resolve(written);
     const unnamed =
-      g.foot !== undefined && defined.has(Number(g.foot)) ? NONE : unnamedRefs(written, byRef, g.list !== undefined);
+      g.foot !== undefined && defined.has(Number(g.foot))
+        ? NONE
+        : unnamedRefs(written, byRef, g.list !== undefined || g.caret !== undefined);
     if (indices.length || unnamed.length)
       markers.push({ start, end, indices, kind: 'marker', ...(unnamed.length ? { unnamed } : {}) });
   });
@@ -315,7 +350,17 @@ export function linkMarkers(text: string, citations: readonly Citation[], { anch
   if (block) {
     // The block's own markers and "- [title](url)" lines are hidden with it, not linked.
     const listed = takeOverlapping(spans, block.index, text.length).flatMap((s) => s.indices);
-    spans.push({ start: block.index, end: text.length, indices: [...new Set(listed)], kind: 'hide' });
+    const indices = [...new Set(listed)];
+    spans.push({ start: block.index, end: text.length, indices, kind: 'hide', heading: 'Sources' });
+  }
+  const references = referencesBlock(text);
+  const named = references?.references.flatMap((r) => byId.get(referenceId(r)) ?? []) ?? [];
+  if (references && named.length) {
+    // LightRAG's "### References" list, when our list shows its sources (named by their titles,
+    // whatever numbers the sources have): its own "[n]" are hidden with it, not linked.
+    takeOverlapping(spans, references.start, text.length);
+    const { start, heading } = references;
+    spans.push({ start, end: text.length, indices: [...new Set(named)], kind: 'hide', heading });
   }
   // Two runs already sorted (the markers, the tags), which the sort merges in linear time; then the
   // anchors kept, after them.

@@ -7,7 +7,8 @@ export type ScoreKind =
   | 'bm25' // a lexical search score, unbounded
   | 'raw'; // a number of unknown scale
 
-export type CitationKind = 'document' | 'web' | 'post' | 'file';
+/** `graph`: an entity or a relation of a knowledge graph (LightRAG's `[KG]` references). */
+export type CitationKind = 'document' | 'web' | 'post' | 'file' | 'graph';
 
 /** Where in the answer a producer says a citation applies, in the producer's own unit. */
 export interface Anchor {
@@ -63,7 +64,7 @@ export interface ExtractResult {
   unreadable?: string;
   /** How many more sources the payload held than the MAX_CITATIONS read (limits.ts). */
   omitted?: number;
-  /** Where the reader of last resort (formats/generic.ts) found them, e.g. `message.references`. */
+  /** Where the reader of last resort (formats/generic.ts) found them, a path: `choices[0].message.references`. */
   field?: string;
 }
 

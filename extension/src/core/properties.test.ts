@@ -42,7 +42,7 @@ const RUNS = {
   includeErrorInReport: true,
   ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}),
 };
-const KINDS = ['document', 'web', 'post', 'file'];
+const KINDS = ['document', 'web', 'post', 'file', 'graph'];
 const SCORE_KINDS = ['similarity', 'reranker', 'bm25', 'raw'];
 const UNITS = ['utf16', 'codePoints', 'utf8'];
 

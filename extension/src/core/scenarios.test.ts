@@ -89,8 +89,7 @@ before(async () => {
 after(() => mock.stop());
 
 test('every scenario of the mock server has expectations here', async () => {
-  const models = (await (await fetch(`${mock.url}/v1/models`)).json()) as { data: Array<{ id: string }> };
-  assert.deepEqual(models.data.map((m) => m.id).sort(), Object.keys(ENTRIES).sort());
+  assert.deepEqual((await mock.models()).sort(), Object.keys(ENTRIES).sort());
 });
 
 test('every expectation says only what this test checks (a misspelt key would check nothing)', () => {

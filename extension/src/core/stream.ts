@@ -7,6 +7,7 @@
  * rebuilds one body that the formats read as if it had not been streamed.
  */
 
+import { namesPages } from './formats/mistral.js';
 import { arr, firstChoice, isObject, type JsonObject, obj, parseJsonString } from './json.js';
 import { MAX_CITATIONS } from './limits.js';
 
@@ -31,6 +32,9 @@ function isEmpty(value: unknown, depth = 0): boolean {
 
 /** Message fields the merger rebuilds itself; any other (`reference`, `final_content`, …) is kept. */
 const MESSAGE_REBUILT = new Set(['content', 'role', 'annotations', 'context']);
+/** Choice fields the merger rebuilds or keeps itself; any other (a backend's own beside the message,
+ * which the reader of last resort reads: `retrieval`, …) is kept as `top` keeps its fields. */
+const CHOICE_REBUILT = new Set(['index', 'delta', 'message', 'messages', 'finish_reason', 'logprobs']);
 
 /** A property of an object made from untrusted JSON, whatever its name: assigning `__proto__`
  * would replace the object's prototype, and the formats would then read inherited fields. */
@@ -134,6 +138,31 @@ export function createMerger(): ChunkMerger {
   // MiniMax's web search sends the whole exchange (user, tool call, tool result, the answer with its
   // annotations) as `choices[0].messages` on its last chunk: kept as sent, the last one wins.
   let choiceMessages: unknown[] | null = null;
+  const choiceFields = new Map<string, unknown>(); // replacing fields, as `top`
+  // Mistral's content is a list of chunks when it cites (formats/mistral.ts): their texts are the
+  // answer's; a chunk naming pages (a tool_reference, a thinking chunk holding some) is kept with
+  // where in the text it came, the point it cites.
+  const pageChunks: Array<{ at: number; chunk: JsonObject }> = [];
+  const addContent = (content: unknown): void => {
+    if (typeof content === 'string') return void addText(content);
+    for (const chunk of arr(content)) {
+      if (!isObject(chunk)) continue;
+      if (chunk.type === 'text' && typeof chunk.text === 'string') addText(chunk.text);
+      else if (namesPages(chunk) && pageChunks.length < MAX_CITATIONS) pageChunks.push({ at: text.length, chunk });
+    }
+  };
+  /** The content list again, the text between the chunks kept as text chunks. */
+  const contentWithPages = (): unknown[] => {
+    const list: unknown[] = [];
+    let from = 0;
+    for (const { at, chunk } of pageChunks) {
+      if (at > from) list.push({ type: 'text', text: text.slice(from, at) });
+      list.push(chunk);
+      from = at;
+    }
+    if (text.length > from) list.push({ type: 'text', text: text.slice(from) });
+    return list;
+  };
 
   const addAnnotations = (list: unknown[], into: unknown[]): void => {
     for (const annotation of list) {
@@ -165,10 +194,13 @@ export function createMerger(): ChunkMerger {
     }
     const choice = firstChoice(chunk);
     if (Array.isArray(choice?.messages) && choice.messages.length) choiceMessages = choice.messages;
+    for (const key in choice) {
+      if (!CHOICE_REBUILT.has(key) && !isEmpty(choice[key])) choiceFields.set(key, choice[key]);
+    }
     for (const part of [obj(choice?.delta), obj(choice?.message)]) {
       if (!part) continue;
       // A tool's result (MiniMax streams its search results so, as JSON) is not the answer's text.
-      if (part === choice?.delta && typeof part.content === 'string' && part.role !== 'tool') addText(part.content);
+      if (part === choice?.delta && part.role !== 'tool') addContent(part.content);
       addAnnotations(arr(part.annotations), annotations);
       if (!isEmpty(part.context)) context = part.context;
       const citation = obj(part.provider_specific_fields)?.citation;
@@ -195,8 +227,7 @@ export function createMerger(): ChunkMerger {
         messageFields.set(key, (Array.isArray(value) && mergeIndexed(messageFields.get(key), value)) || value);
       }
     }
-    if (!choice?.delta && typeof obj(choice?.message)?.content === 'string')
-      addText(obj(choice!.message)!.content as string);
+    if (!choice?.delta) addContent(obj(choice?.message)?.content);
   };
 
   const body = (): JsonObject => {
@@ -212,7 +243,7 @@ export function createMerger(): ChunkMerger {
     const message: JsonObject = {
       ...Object.fromEntries(fields),
       role: 'assistant',
-      content,
+      content: pageChunks.length ? contentWithPages() : content,
       annotations,
       ...(context ? { context } : {}),
     };
@@ -222,7 +253,9 @@ export function createMerger(): ChunkMerger {
       ]);
       message.provider_specific_fields = { ...obj(message.provider_specific_fields), citations };
     }
-    merged.choices = [{ index: 0, message, ...(choiceMessages ? { messages: choiceMessages } : {}) }];
+    const choice: JsonObject = { ...Object.fromEntries(choiceFields), index: 0, message };
+    if (choiceMessages) choice.messages = choiceMessages;
+    merged.choices = [choice];
     if (responseAnnotations.length || searchCalls.size)
       merged.output = [
         ...searchCalls.values(),

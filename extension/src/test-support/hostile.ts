@@ -193,7 +193,7 @@ const answer = fc
   .array(
     fc.oneof(
       text,
-      fc.constantFrom('[1]', '[2, 3]', '[doc1]', ' [[1]](https://e.example/a)', '【2】', '[^1]'),
+      fc.constantFrom('[1]', '[2, 3]', '[doc1]', ' [[1]](https://e.example/a)', '【2】', '[^1]', '^[1][2]^'),
       fc.constantFrom('[6650c0a1b2c3d4e5f6a7b801](CITE)', '【6650c0a1b2c3d4e5f6a7b802】(CITE)'),
     ),
     {
@@ -374,6 +374,26 @@ const footnotes = fc
   .map((defs) =>
     defs.map(([n, quote, title, link]) => `\n\n[^${String(n)}]: ${quote} [${title}](${String(link)})`).join(''),
   );
+// LightRAG's references list closing the answer: a heading of its forms, then lines of [n], [^n],
+// [KG] or [DC] with any title (a web address, one spanning lines), or any text at all.
+const referencesList = fc
+  .tuple(
+    fc.constantFrom('### References', '**References**', 'References:', '## References ##', '```\n### References'),
+    fc.array(
+      fc.oneof(
+        fc
+          .tuple(
+            fc.constantFrom('- ', '* ', '1. ', '', '  - '),
+            fc.constantFrom('[1]', '[^2]', '[KG]', '[DC]', '[0]'),
+            fc.oneof(text, url),
+          )
+          .map(([bullet, mark, title]) => `${bullet}${mark} ${String(title)}`),
+        text,
+      ),
+      { maxLength: 5 },
+    ),
+  )
+  .map(([heading, lines]) => `\n\n${heading}\n\n${lines.join('\n')}`);
 const braveTag = shaped({ number: count, url, snippet: text, start_index: count, end_index: count }).chain((tag) =>
   fc.constantFrom(
     `<citation>${jsonText(tag)}</citation>`,
@@ -482,6 +502,29 @@ const minimaxMessage = fc.oneof(
     content: fc.oneof(text, listOf(minimaxResult).map(jsonText)),
   }),
 );
+const vectorStoreResult = shaped({
+  score,
+  content: listOf(shaped({ type: fc.constantFrom('text', 'image'), text })),
+  file_id: text,
+  filename: text,
+  attributes: shaped({ url, page: count }),
+});
+// Mistral's content chunks: text, tool_reference (a page after the text it supports), reference (ids
+// only) and thinking (whose list may name pages too).
+const mistralToolReference = shaped({
+  type: fc.constant('tool_reference'),
+  tool: fc.oneof(fc.constantFrom('web_search', 'document_library'), text),
+  title: text,
+  url,
+  favicon: url,
+  description: text,
+});
+const mistralChunk = fc.oneof(
+  shaped({ type: fc.constant('text'), text }),
+  mistralToolReference,
+  shaped({ type: fc.constant('reference'), reference_ids: listOf(fc.oneof(count, text)) }),
+  shaped({ type: fc.constant('thinking'), thinking: listOf(fc.oneof(mistralToolReference, hostileValue)) }),
+);
 const sourceLike = shaped({
   url,
   title: text,
@@ -519,6 +562,7 @@ export const WIRE_FORMATS: Record<string, fc.Arbitrary<unknown>> = {
     ),
     citations: listOf(url),
   }),
+  qianfan: chatBody(chatMessage(), { search_results: listOf(shaped({ index: count, url, title: text })) }),
   'grok2api-go': chatBody(chatMessage(), { citations: listOf(url) }),
   'volcengine-ark': chatBody(chatMessage(), { references: listOf(arkReference) }),
   fastgpt: chatBody(chatMessage(), { responseData: listOf(fastgptNode) }),
@@ -539,6 +583,7 @@ export const WIRE_FORMATS: Record<string, fc.Arbitrary<unknown>> = {
     shaped({ type: fc.constant('response.completed'), response: shaped({ output: responsesOutput }) }),
   ),
   'openai-chat': chatBody(chatMessage()),
+  mistral: chatBody(chatMessage({ content: fc.oneof(listOf(mistralChunk), answer) })),
   ragflow: chatBody(
     chatMessage({
       reference: fc.oneof(
@@ -567,12 +612,21 @@ export const WIRE_FORMATS: Record<string, fc.Arbitrary<unknown>> = {
   brave: chatBody(
     chatMessage({ content: fc.array(fc.oneof(text, braveTag), { maxLength: 6 }).map((parts) => parts.join('')) }),
   ),
+  lightrag: chatBody(chatMessage({ content: fc.tuple(answer, referencesList).map(([a, r]) => a + r) })),
   'claude-citations': chatBody(
     chatMessage({
       provider_specific_fields: shaped({
         citations: listOf(fc.oneof(listOf(claudeCitation), claudeCitation)),
         citation: claudeCitation,
         web_search_results: listOf(shaped({ content: listOf(shaped({ url, title: text, page_age: text })) })),
+      }),
+    }),
+  ),
+  'litellm-knowledge-base': chatBody(
+    chatMessage({
+      provider_specific_fields: shaped({
+        search_results: fc.oneof(listOf(shaped({ object: text, data: listOf(vectorStoreResult) })), text),
+        vector_store_search_failures: listOf(shaped({ vector_store_id: text, error: text })),
       }),
     }),
   ),
@@ -635,11 +689,16 @@ export const markerText: fc.Arbitrary<string> = fc
         '【4:0†source】',
         '[^1]',
         '[^1]:',
+        '^[1]^',
+        '^[2][3]^',
+        '^',
         '\n[Sources: 1, 2]',
         '\nSources: [1, 2]\n',
         'Source: 3.',
         '\nSources: [1, 2\n, 3]',
         '\n\n## Sources\n[grok2api-sources]: #\n',
+        '\n\n### References\n\n- [1] a.md\n',
+        '\n[KG] Entity',
         '`[1]`',
         '```\n[2]\n```',
         '```',

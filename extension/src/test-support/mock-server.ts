@@ -20,11 +20,41 @@ async function freePort(): Promise<number> {
 export interface MockServer {
   url: string;
   stop(): void;
-  /** A scenario's non-streaming body. */
+  /** Every model it serves: to OpenAI clients (/v1/models), then to Ollama's (/api/tags). */
+  models(): Promise<string[]>;
+  /** A scenario's non-streaming body; an Ollama one's as Open WebUI hands it to the page. */
   body(model: string): Promise<Record<string, unknown>>;
-  /** A scenario's stream as its raw SSE text. */
+  /** A scenario's stream as its raw SSE text; an Ollama one's as Open WebUI hands it to the page. */
   stream(model: string): Promise<string>;
 }
+
+/** What Open WebUI makes of an Ollama answer for the page: OpenAI's shape (utils/response.py
+ * convert_response_ollama_to_openai), each streamed line a chunk, then [DONE]
+ * (convert_streaming_response_ollama_to_openai). The message's content is all it keeps of it. */
+type OllamaAnswer = { model?: string; message?: { content?: string }; done_reason?: string };
+const relayedBody = ({ model, message, done_reason }: OllamaAnswer) => ({
+  object: 'chat.completion',
+  model,
+  choices: [
+    { index: 0, message: { role: 'assistant', content: message?.content ?? '' }, finish_reason: done_reason ?? 'stop' },
+  ],
+});
+const relayedStream = (ndjson: string): string =>
+  ndjson
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => {
+      const { model, message, done_reason } = JSON.parse(line) as OllamaAnswer;
+      const delta = message?.content ? { content: message.content } : {};
+      const chunk = {
+        object: 'chat.completion.chunk',
+        model,
+        choices: [{ index: 0, delta, finish_reason: done_reason ?? null }],
+      };
+      return `data: ${JSON.stringify(chunk)}\n\n`;
+    })
+    .join('')
+    .concat('data: [DONE]\n\n');
 
 export async function startMockServer(): Promise<MockServer> {
   const port = await freePort();
@@ -41,6 +71,17 @@ export async function startMockServer(): Promise<MockServer> {
       await new Promise((r) => setTimeout(r, 250));
     }
   }
+  const tags = (await (await fetch(`${url}/api/tags`)).json()) as { models: Array<{ model: string }> };
+  const ollama = new Set(tags.models.map((m) => m.model));
+  const askOllama = async (model: string, stream: boolean): Promise<Response> => {
+    const response = await fetch(`${url}/api/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model, messages: [{ role: 'user', content: '?' }], stream }),
+    });
+    if (!response.ok) throw new Error(`${model}: HTTP ${response.status}`);
+    return response;
+  };
   const request = async (model: string, stream: boolean): Promise<Response> => {
     const responses = model.startsWith('openai-responses');
     // As a user who asked for sources: RAGFlow sends them only with `extra_body.reference`.
@@ -58,14 +99,26 @@ export async function startMockServer(): Promise<MockServer> {
   return {
     url,
     stop: () => void child.kill(),
-    body: async (model) => (await request(model, false)).json() as Promise<Record<string, unknown>>,
-    stream: async (model) => (await request(model, true)).text(),
+    models: async () => {
+      const openai = (await (await fetch(`${url}/v1/models`)).json()) as { data: Array<{ id: string }> };
+      return [...openai.data.map((m) => m.id), ...ollama];
+    },
+    body: async (model) =>
+      ollama.has(model)
+        ? relayedBody(await (await askOllama(model, false)).json())
+        : ((await request(model, false)).json() as Promise<Record<string, unknown>>),
+    stream: async (model) =>
+      ollama.has(model)
+        ? relayedStream(await (await askOllama(model, true)).text())
+        : (await request(model, true)).text(),
   };
 }
 
-/** The answer text of a chat completion or Responses body. */
+/** The answer text of a chat completion or Responses body; of a content list (Mistral's), its text chunks. */
 export function answerOf(body: Record<string, unknown>): string {
-  const chat = (body.choices as Array<{ message: { content: string } }> | undefined)?.[0]?.message.content;
+  type Chunk = { type?: string; text?: string } | null;
+  const chat = (body.choices as Array<{ message: { content: string | Chunk[] } }> | undefined)?.[0]?.message.content;
+  if (Array.isArray(chat)) return chat.map((chunk) => (chunk?.type === 'text' ? chunk.text : '')).join('');
   if (chat !== undefined) return chat;
   const output = body.output as Array<{ content?: Array<{ text: string }> }>;
   return output.at(-1)!.content![0]!.text;

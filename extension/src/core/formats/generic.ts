@@ -1,115 +1,352 @@
 /**
- * The reader of last resort, for a backend no format knows: a list in which EVERY item looks
- * like a source — an http(s) address or a document's name, with a title or text beside it —
- * at the top level, in the message or delta, or in a JSON string there. It must never misfire
- * on an ordinary payload (a corpus of them is tested), so it gives up at the first doubt: a
- * list with any other item, a field known to hold something else, or sources of several lists.
- * `[N]` is the N-th source. The field it read is reported, for the backend's author.
+ * The reader of last resort, for a backend no format knows. It looks a few levels deep for a list
+ * in which EVERY item looks like a source, and reads the items by families of field names rather
+ * than one producer's names (FAMILIES below): an item is a source when it has a link or a
+ * document's name, and a title or a text, and no field that says it is something else (a
+ * message's role, a tool call's arguments).
+ *
+ * Where it looks (listsBelow): the payload, every choice and its message or delta, the objects
+ * below them down to MAX_DEPTH, the data of an event whose name says it holds sources
+ * (`{event: "sources", data}`, and the `{type, data}` a chunk carries as its `event`, which Open
+ * WebUI relays), and the JSON a string there holds. It skips the fields that hold something else
+ * (tool calls and their arguments, the answer's text, …) and, where OpenAI and Open WebUI name the
+ * fields, the lists they define (API lists, Open WebUI's events and its own sources).
+ *
+ * It must never misfire on an ordinary payload (a corpus of them is tested), so it gives up at the
+ * first doubt: a list with any item unlike a source, sources in two lists, a payload too large to
+ * search whole. `[N]` is the item whose own number (`ref_id`, `index`, …) is N, else the N-th item.
+ * The field it read is reported as a path, `choices[0].message.references`, for the backend's author.
  */
 
-import { firstChoice, isObject, type JsonObject, obj, parseJsonString, str } from '../json.js';
-import type { Draft, Format } from '../model.js';
-import { safeUrl } from '../urls.js';
+import { firstChoice, int, isObject, type JsonObject, num, obj, parseJsonString, str } from '../json.js';
+import { MAX_CITATIONS } from '../limits.js';
+import type { Draft, Format, ScoreKind } from '../model.js';
+import { isWebUrl } from '../urls.js';
 
-// Fields whose lists hold something else: tool calls, images, files, log probabilities, Open
-// WebUI's own events and what the other formats already read.
-const NOT_SOURCES = new Set([
-  'choices',
-  'usage',
+// A producer puts its sources near the top: at most this many objects down (`choices[0]` is one).
+const MAX_DEPTH = 4;
+// Fields and list items read at most: past them the payload is too large to be sure of (and the
+// search stays small whatever a hostile payload holds).
+const MAX_VISITS = 5000;
+
+/** Fields that hold something else wherever they are: tool calls, their arguments and results, the
+ * text of the answer and of the reasoning (which may be JSON the model wrote), log probabilities,
+ * media, Open WebUI's status, files and other events, what the other formats read. */
+const ELSEWHERE = new Set([
+  'choices', // below the payload: a completion someone else made
   'tool_calls',
   'function_call',
-  'logprobs',
+  'function',
+  'arguments',
+  'parameters',
+  'tools',
+  'tool_results', // what the tools returned: what the model read, not what it cites
+  'tool_outputs',
   'content',
+  'text',
+  'parsed', // the answer as the SDKs parse structured output
+  'answer',
+  'final_content',
+  'reasoning',
+  'reasoning_content',
+  'thinking',
+  'reasoning_details',
   'refusal',
+  'logprobs',
+  'top_logprobs',
+  'usage',
   'audio',
   'images',
   'files',
   'embeds',
-  'data',
-  'output',
   'input',
+  'output',
   'messages',
   'status',
   'statusHistory',
   'follow_ups',
   'tags',
   'models',
-  'reasoning_details',
   'prompt_filter_results',
   'content_filter_results',
   'annotations',
-  'sources',
-  'citations',
-  'items',
   'urls', // Open WebUI's web search progress (status events): what it searched, not what it cites
 ]);
-const URL_KEYS = ['url', 'uri', 'link', 'href', 'source_url'];
-const NAME_KEYS = ['document_name', 'doc_name', 'file_name', 'filename', 'source'];
-const TITLE_KEYS = ['title', 'name', 'document_title'];
-const TEXT_KEYS = ['snippet', 'content', 'text', 'chunk', 'page_content', 'excerpt', 'summary'];
 
-const first = (item: JsonObject, keys: string[]): string | null => {
-  for (const key of keys) {
-    const value = str(item[key]);
-    if (value) return value;
+/** Lists OpenAI and Open WebUI define where they name the fields (the payload, a choice, its
+ * message or delta): API lists and event data (`data`), Open WebUI's search progress and file
+ * lists (`items`), its own sources and other formats' (`sources`, `citations`). Below a producer's
+ * own field, these names are the producer's. */
+const DEFINED_LISTS = new Set(['data', 'items', 'sources', 'citations']);
+
+/** Words of an event's name that say its data holds sources: "sources", "retrieval_docs", "onReferences". */
+const SOURCE_EVENT_WORDS = new Set([
+  'source',
+  'sources',
+  'citation',
+  'citations',
+  'reference',
+  'references',
+  'refs',
+  'retrieval',
+  'retrieved',
+  'retriever',
+  'documents',
+  'docs',
+  'knowledge',
+  'grounding',
+  'chunks',
+  'context',
+]);
+/** Open WebUI's own socket events of one source each, read by formats/open-webui.ts. */
+const OPEN_WEBUI_SOURCE_EVENTS = new Set(['source', 'citation']);
+
+/** Each name as written and in camelCase: `page_label`, `pageLabel`. */
+const spellings = (...names: string[]): string[] =>
+  names.flatMap((name) =>
+    name.includes('_') ? [name, name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())] : [name],
+  );
+
+// The families of an item's fields, each in the order read. `source` is a link when it is an
+// http(s) address, and, like `key`, a document's name when it names a file (a path or a document's
+// extension): "user" or "assistant" there is who wrote a message (AutoGen's), "name" a table's column.
+const FAMILIES = {
+  link: spellings('url', 'link', 'href', 'uri', 'source_url'),
+  document: spellings('doc_name', 'document_name', 'file_name', 'filename', 'file_path', 'filepath', 'source_name'),
+  title: spellings('title', 'name', 'document_title', 'doc_title'),
+  text: spellings('snippet', 'content', 'text', 'chunk', 'summary', 'page_content', 'excerpt', 'q'),
+  quote: ['quote'],
+  score: spellings('score', 'relevance_score', 'relevance', 'similarity'),
+  page: spellings('page', 'page_label', 'page_number', 'page_nums'),
+  date: spellings('date', 'published_date', 'published_at', 'publish_time'),
+  // The number the producer gives an item, which its `[N]` writes (`id` apart: ownNumbers).
+  number: spellings('ref', 'ref_id', 'reference_id', 'citation_id', 'number', 'n', 'no', 'index', 'position'),
+};
+/** Fields of things that are not sources: messages, tool calls, embeddings, tokens, images, and
+ * connections (Open WebUI's tool and terminal servers: a name and an address, switched on or off). */
+const NOT_A_SOURCE = spellings(
+  'role',
+  'tool_call_id',
+  'arguments',
+  'function',
+  'embedding',
+  'logprob',
+  'b64_json',
+  'enabled',
+  'auth_type',
+);
+const FILE_NAME = /[/\\]|\.(?:pdf|docx?|txt|md|markdown|html?|csv|xlsx?|pptx?|json|rtf|odt|epub)$/i;
+
+// As markers.ts reads a plain "[n]": larger numbers are ids, not what an answer cites.
+const MAX_OWN_NUMBER = 999;
+// The number an item gives itself as text: "3", "ref_3", "[3]", "doc-3".
+const OWN_NUMBER_TEXT = /^\[?[A-Za-z_:#-]{0,12}(\d{1,4})\]?$/;
+// An answer citing a 0 ([0], 【0】, [ref_0], [citation:0]): its sources are numbered from 0.
+const CITES_ZERO = /[[【][^\d\]【】\n]{0,12}0\s*[\]】,]/;
+
+interface Place {
+  path: string;
+  object: JsonObject;
+  depth: number;
+  role: 'payload' | 'choice' | 'message' | 'producer';
+}
+
+/** The name of an event: `{event: "sources", data}`, or `{type: "sources", data}` as Open WebUI relays it. */
+const eventName = (object: JsonObject): string | null => str(object.event) ?? str(object.type);
+
+/** Whether an event's name says its data holds sources: one of its words (snake, kebab or camelCase)
+ * does. Not an API's own event, whose names are dotted (Open WebUI's `retrieval.content.processed`,
+ * `knowledge.file.added`; the Responses API's `response.output_item.done`), nor Open WebUI's sources. */
+function namesSources(name: string): boolean {
+  if (OPEN_WEBUI_SOURCE_EVENTS.has(name) || name.includes('.')) return false;
+  const words = name
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z]+/);
+  return words.some((word) => SOURCE_EVENT_WORDS.has(word));
+}
+
+/** Whether a field of a place may hold the sources. An event's `data` only when its name says so. */
+function mayHoldSources(place: Place, key: string): boolean {
+  const event = key === 'data' ? eventName(place.object) : null;
+  if (event !== null) return namesSources(event);
+  return !ELSEWHERE.has(key) && !(place.role !== 'producer' && DEFINED_LISTS.has(key));
+}
+
+/** A string's JSON, when it looks like some (OpenRAG's `extra`); any other value as it is. */
+const jsonOf = (value: unknown): unknown =>
+  typeof value === 'string' && /^\s*[[{]/.test(value) ? parseJsonString(value) : value;
+
+/** The payload's choices, each a place (their message or delta are found in them). */
+function choicePlaces(choices: unknown): Place[] {
+  if (!Array.isArray(choices)) return [];
+  return choices.flatMap((choice, i): Place[] =>
+    isObject(choice) ? [{ path: `choices[${i}]`, object: choice, depth: 1, role: 'choice' }] : [],
+  );
+}
+
+/**
+ * Every list in the payload's places, with its path, breadth first (the nearer first); null when
+ * the payload has more than MAX_VISITS fields and list items to read. A list longer than
+ * MAX_CITATIONS is data, not sources, and is not kept.
+ */
+function listsBelow(payload: JsonObject): Array<{ field: string; list: unknown[] }> | null {
+  const lists: Array<{ field: string; list: unknown[] }> = [];
+  const places: Place[] = [{ path: '', object: payload, depth: 0, role: 'payload' }, ...choicePlaces(payload.choices)];
+  let visits = places.length;
+  for (let next = 0; next < places.length; next++) {
+    const place = places[next]!;
+    for (const key in place.object) {
+      if (++visits > MAX_VISITS) return null;
+      if (!mayHoldSources(place, key)) continue;
+      const value = jsonOf(place.object[key]);
+      const field = place.path === '' ? key : `${place.path}.${key}`;
+      if (Array.isArray(value)) {
+        if (value.length === 0 || value.length > MAX_CITATIONS) continue;
+        visits += value.length;
+        if (visits > MAX_VISITS) return null;
+        lists.push({ field, list: value });
+      } else if (isObject(value) && place.depth < MAX_DEPTH && value.object !== 'list') {
+        const inChoice = place.role === 'choice' && (key === 'message' || key === 'delta');
+        if (inChoice && value.role === 'tool') continue; // a tool's result, not the answer
+        places.push({ path: field, object: value, depth: place.depth + 1, role: inChoice ? 'message' : 'producer' });
+      }
+    }
+  }
+  return lists;
+}
+
+/** Where an item's fields are: the item, and the metadata LangChain and LlamaIndex keep them in. */
+function fieldPlaces(item: JsonObject): JsonObject[] {
+  const node = obj(item.node);
+  return [item, obj(item.metadata), node, obj(node?.metadata)].filter((place): place is JsonObject => place !== null);
+}
+
+/** The first of the fields `keys` that one of `places` has and `read` reads, the item's own first. */
+function first<T>(places: JsonObject[], keys: string[], read: (value: unknown, key: string) => T | null): T | null {
+  for (const place of places) {
+    for (const key of keys) {
+      const found = Object.hasOwn(place, key) ? read(place[key], key) : null;
+      if (found !== null) return found;
+    }
   }
   return null;
+}
+
+const webUrl = (value: unknown): string | null => (isWebUrl(value) ? value : null);
+const fileName = (value: unknown): string | null => {
+  const name = str(value);
+  return name !== null && FILE_NAME.test(name.trim()) && !isWebUrl(name) ? name : null;
 };
 
-function asSource(item: unknown, i: number): Draft | null {
-  if (!isObject(item)) return null;
-  const url = first(item, URL_KEYS);
-  const name = first(item, NAME_KEYS);
-  const web = url !== null && safeUrl(url) !== null && /^https?:/i.test(url);
-  if (!web && !name) return null;
-  const title = first(item, TITLE_KEYS);
-  const text = first(item, TEXT_KEYS);
-  if (!title && !text) return null;
+/** A page: a number, a numeric text (LlamaIndex's "3"), the first of a list or of a text ("3,4"). */
+function pageOf(value: unknown): number | null {
+  const given = Array.isArray(value) ? value[0] : typeof value === 'string' ? /\d+/.exec(value)?.[0] : value;
+  const page = int(given);
+  return page !== null && page > 0 ? page : null;
+}
+
+/** A score, as a similarity (shown as a percentage) only when the producer says so and it is one. */
+function scoreOf(value: unknown, key: string): { value: number; kind: ScoreKind } | null {
+  const score = num(value);
+  if (score === null) return null;
+  return { value: score, kind: key === 'similarity' && score >= 0 && score <= 1 ? 'similarity' : 'raw' };
+}
+
+/** One item of a list as a source, without its number yet; null when it is not like one. */
+function asSource(item: unknown, position: number): Draft | null {
+  if (!isObject(item) || NOT_A_SOURCE.some((key) => Object.hasOwn(item, key))) return null;
+  const places = fieldPlaces(item);
+  const link = first(places, FAMILIES.link, webUrl) ?? first(places, ['source'], webUrl);
+  const document = first(places, FAMILIES.document, str) ?? first(places, ['source', 'key'], fileName);
+  const title = first(places, FAMILIES.title, str);
+  const text = first(places, FAMILIES.text, str);
+  const quote = first(places, FAMILIES.quote, str);
+  if ((link === null && document === null) || (title === null && text === null && quote === null)) return null;
+  const score = first(places, FAMILIES.score, scoreOf);
   return {
-    id: web ? url! : `${name}#${i}`,
+    id: link ?? `${document}#${position}`,
     title,
-    file: name,
-    url: web ? url : null,
+    file: document,
+    url: link,
     snippet: text,
-    kind: web ? 'web' : 'document',
-    refs: [i + 1],
+    quote: quote === null ? null : { text: quote, start: null, end: null },
+    score: score?.value ?? null,
+    scoreKind: score?.kind ?? null,
+    page: first(places, FAMILIES.page, pageOf),
+    date: first(places, FAMILIES.date, str),
+    kind: link === null ? 'document' : 'web',
   };
 }
 
-/** The candidate lists: field name → value, in the places a producer puts its own fields. */
-function candidates(payload: JsonObject): Array<[string, unknown]> {
-  const message = obj(firstChoice(payload)?.message) ?? obj(firstChoice(payload)?.delta);
-  const places: Array<[string, JsonObject | null]> = [
-    ['', payload],
-    ['message.', message],
-  ];
-  return places.flatMap(([prefix, place]) =>
-    Object.entries(place ?? {}).flatMap(
-      ([key, value]): Array<[string, unknown]> =>
-        NOT_SOURCES.has(key)
-          ? []
-          : [[prefix + key, typeof value === 'string' && /^\s*[[{]/.test(value) ? parseJsonString(value) : value]],
-    ),
-  );
+/** The number an item gives itself in a field: 3, "3", "ref_3"; none past MAX_OWN_NUMBER. */
+function ownNumber(value: unknown): number | null {
+  const n = int(typeof value === 'string' ? OWN_NUMBER_TEXT.exec(value.trim())?.[1] : value);
+  return n !== null && n >= 0 && n <= MAX_OWN_NUMBER ? n : null;
 }
+
+/** Every item's number in one field, when each has one and no two the same. */
+function numbersIn(items: JsonObject[], key: string): number[] | null {
+  const numbers: number[] = [];
+  const seen = new Set<number>();
+  for (const item of items) {
+    const n = Object.hasOwn(item, key) ? ownNumber(item[key]) : null;
+    if (n === null || seen.has(n)) return null;
+    seen.add(n);
+    numbers.push(n);
+  }
+  return numbers;
+}
+
+/** The numbers the producer gives its items: of the first number field every item has; else their
+ * `id`s, when these number the items (1..n or 0..n-1), not a database's keys. */
+function ownNumbers(items: JsonObject[]): number[] | null {
+  for (const key of FAMILIES.number) {
+    const numbers = numbersIn(items, key);
+    if (numbers) return numbers;
+  }
+  const ids = numbersIn(items, 'id');
+  const lowest = ids ? Math.min(...ids) : -1;
+  return ids && lowest <= 1 && Math.max(...ids) - lowest === ids.length - 1 ? ids : null;
+}
+
+/** Numbers from 0 are what the answer writes when it cites a 0; else it counts from 1, and a
+ * number from 0 is an item's place in the list (as an `index` usually is): one more. */
+const asCited = (numbers: number[], answer: string | null): number[] =>
+  !numbers.includes(0) || (answer !== null && CITES_ZERO.test(answer)) ? numbers : numbers.map((n) => n + 1);
+
+/** A list's items as sources numbered as the answer cites them; null unless every item is one. */
+function asSources(list: unknown[], answer: string | null): Draft[] | null {
+  const drafts: Draft[] = [];
+  for (const item of list) {
+    const draft = asSource(item, drafts.length);
+    if (draft === null) return null;
+    drafts.push(draft);
+  }
+  const own = ownNumbers(list as JsonObject[]);
+  const numbers = own ? asCited(own, answer) : drafts.map((_, i) => i + 1);
+  drafts.forEach((draft, i) => {
+    draft.refs = [numbers[i]!];
+  });
+  return drafts;
+}
+
+/** The answer's text, for the numbers it cites. */
+const answerText = (payload: JsonObject): string | null =>
+  str(obj(firstChoice(payload)?.message)?.content) ?? str(obj(firstChoice(payload)?.delta)?.content);
 
 export const generic: Format = {
   name: 'generic',
   extract(payload) {
     // API lists, Open WebUI events
     if (payload.object === 'list' || (typeof payload.type === 'string' && !payload.choices)) return null;
-    const found: Array<{ field: string; drafts: Draft[] }> = [];
-    for (const [field, value] of candidates(payload)) {
-      const list = Array.isArray(value)
-        ? value
-        : Array.isArray(obj(value)?.sources)
-          ? (obj(value)!.sources as unknown[])
-          : null;
-      if (!list || list.length === 0) continue;
-      const drafts = list.map(asSource);
-      if (drafts.every((d): d is Draft => d !== null))
-        found.push({ field: Array.isArray(value) ? field : `${field}.sources`, drafts });
-    }
+    const lists = listsBelow(payload);
+    if (lists === null) return null;
+    const answer = answerText(payload);
+    const found = lists.flatMap(({ field, list }) => {
+      const drafts = asSources(list, answer);
+      return drafts ? [{ field, drafts }] : [];
+    });
     if (found.length !== 1) return null; // none, or several lists: which one holds the sources is a guess
     return { drafts: found[0]!.drafts, ordered: true, field: found[0]!.field };
   },

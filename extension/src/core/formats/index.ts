@@ -18,13 +18,17 @@ import { grok2api } from './grok2api.js';
 import { grok2apiGo } from './grok2api-go.js';
 import { groqCompound } from './groq-compound.js';
 import { jinaDeepsearch } from './jina-deepsearch.js';
+import { lightrag } from './lightrag.js';
+import { litellmKnowledgeBase } from './litellm-knowledge-base.js';
 import { minimax } from './minimax.js';
+import { mistral } from './mistral.js';
 import { nvidiaRag } from './nvidia-rag.js';
 import { openWebui } from './open-webui.js';
 import { openaiChat } from './openai-chat.js';
 import { openaiResponses } from './openai-responses.js';
 import { openrag } from './openrag.js';
 import { perplexity } from './perplexity.js';
+import { qianfan } from './qianfan.js';
 import { ragflow } from './ragflow.js';
 import { volcengineArk } from './volcengine-ark.js';
 import { xiaomiMimo } from './xiaomi-mimo.js';
@@ -37,6 +41,7 @@ export const FORMATS: readonly Format[] = [
   groqCompound,
   grok2api,
   answerSpans,
+  qianfan, // before perplexity: both read a top-level `search_results`, only Qianfan's items have an `index`
   perplexity,
   volcengineArk,
   fastgpt,
@@ -47,9 +52,12 @@ export const FORMATS: readonly Format[] = [
   openaiResponses,
   jinaDeepsearch,
   claudeCitations,
+  litellmKnowledgeBase, // LiteLLM's own provider_specific_fields, after Claude's
   geminiGrounding,
+  mistral,
   openaiChat,
   brave,
   openWebui,
+  lightrag, // sources only in the answer's text, read when no field of the payload has any
   generic, // last: only what no format knows
 ];

@@ -1,6 +1,7 @@
 /**
- * Claude's citations and Gemini's grounding as the real LiteLLM proxy relays them: its answers
- * to the mock's claude-* and gemini-* scenarios (fixtures/litellm, `make record-litellm`).
+ * Claude's citations, Gemini's grounding and a knowledge base's search results as the real LiteLLM
+ * proxy relays them: its answers to the mock's claude-*, gemini-* and litellm-knowledge-base
+ * scenarios (fixtures/litellm, `make record-litellm`).
  */
 
 import assert from 'node:assert/strict';
@@ -8,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 import { createAccumulator } from '../accumulate.js';
+import { splitCited } from '../cited.js';
 import { extractCitations } from '../extract.js';
 import { linkMarkers } from '../markers.js';
 import type { ExtractResult } from '../model.js';
@@ -101,4 +103,55 @@ test('Gemini, streamed: the grounding chunk gives the same sources and buttons',
   const { text, found } = streamed('gemini-grounding.sse');
   assert.equal(text, answer(whole));
   assert.deepEqual(covered(text, found), covered(answer(whole), extractCitations(whole)));
+});
+
+test('Knowledge base: a source per search result, its chunk and similarity, cited by its place; one not cited', () => {
+  const body = recorded('litellm-knowledge-base.json');
+  const found = extractCitations(body);
+  assert.equal(found.format, 'litellm-knowledge-base');
+  assert.deepEqual(
+    found.citations.map((c) => [c.title, c.kind, c.url, c.score, c.scoreKind, c.snippet?.slice(0, 12)]),
+    [
+      ['employee-handbook.pdf', 'file', null, 0.912, 'similarity', 'Remote work.'],
+      ['it-security-policy.md', 'file', null, 0.874, 'similarity', 'Laptops used'],
+      ['employee-handbook.pdf', 'file', null, 0.801, 'similarity', 'Équipement. '], // another chunk of one file
+      ['travel-policy.pdf', 'file', null, 0.552, 'similarity', 'Train travel'],
+    ],
+  );
+  const text = answer(body);
+  assert.deepEqual(
+    linkMarkers(text, found.citations).map((s) => [text.slice(s.start, s.end), s.indices]),
+    [
+      ['[1]', [1]],
+      ['[2]', [2]],
+      ['[3]', [3]],
+      ['[1]', [1]],
+    ],
+  );
+  assert.deepEqual(
+    splitCited(text, found.citations).retrieved.map((c) => c.title),
+    ['travel-policy.pdf'],
+  );
+});
+
+test('Knowledge base, streamed: the last chunk, which has no text, gives the same sources', () => {
+  const whole = recorded('litellm-knowledge-base.json');
+  const { text, found } = streamed('litellm-knowledge-base.sse');
+  assert.equal(text, answer(whole));
+  assert.deepEqual(found.citations, extractCitations(whole).citations);
+  const last = recorded('litellm-knowledge-base.sse').trim().split(/\n\n/).at(-2)!;
+  assert.deepEqual(Object.keys(JSON.parse(last.slice('data: '.length)).choices[0].delta), ['provider_specific_fields']);
+});
+
+test('Knowledge base: the results of several stores are numbered on, store after store', () => {
+  const body = JSON.parse(recorded('litellm-knowledge-base.json'));
+  const fields = body.choices[0].message.provider_specific_fields;
+  fields.search_results = [fields.search_results[0], { data: [] }, fields.search_results[0]];
+  const found = extractCitations(body);
+  assert.deepEqual(
+    found.citations.map((c) => c.refs),
+    [[1], [2], [3], [4], [5], [6], [7], [8]],
+  );
+  fields.search_results = [{ data: [] }]; // the stores found nothing: no sources, and nothing unreadable
+  assert.deepEqual(extractCitations(body), { format: null, citations: [] });
 });

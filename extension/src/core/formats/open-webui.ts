@@ -21,7 +21,7 @@ export function isOwnSource(source: unknown): boolean {
   return Array.isArray(metadata) && metadata.some((m) => obj(m)?.[STORED_KEY] !== undefined);
 }
 
-const KINDS = new Set(['document', 'web', 'post', 'file']);
+const KINDS = new Set(['document', 'web', 'post', 'file', 'graph']);
 const SCORE_KINDS = new Set(['similarity', 'reranker', 'bm25', 'raw']);
 const UNITS = new Set(['utf16', 'codePoints', 'utf8']);
 

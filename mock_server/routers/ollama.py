@@ -1,0 +1,112 @@
+"""Ollama's API as LightRAG's server emulates it for Open WebUI's Ollama connection (HKUDS/LightRAG
+lightrag/api/routers/ollama_api.py): the models and their version, which Open WebUI asks for to
+list them (routers/ollama.py get_all_models: /api/tags, then /api/ps), and /api/chat, which replays
+a scenario that speaks Ollama. A model is such a scenario, named after it."""
+
+from fastapi import APIRouter
+from fastapi import HTTPException
+from fastapi import Request
+from fastapi import Response
+from pydantic import BaseModel
+
+from ..errors import OLLAMA_ERROR_RESPONSES
+from ..request_models import OllamaChatRequest
+from ..scenarios import Scenario
+from ..serving import serve
+
+router = APIRouter(prefix="/api", tags=["ollama"], responses=OLLAMA_ERROR_RESPONSES)
+
+# How LightRAG describes the model it emulates (lightrag/constants.py DEFAULT_OLLAMA_*): dummy values.
+CREATED_AT = "2024-01-15T00:00:00Z"
+SIZE = 7365960935
+LOADED_UNTIL = "2050-12-31T14:38:31.83753-07:00"
+
+
+class ModelDetails(BaseModel):
+    parent_model: str = ""
+    format: str = "gguf"
+    family: str
+    families: list[str]
+    parameter_size: str
+    quantization_level: str = "Q4_0"
+
+
+class ListedModel(BaseModel):
+    name: str
+    model: str
+    modified_at: str = CREATED_AT
+    size: int = SIZE
+    digest: str
+    details: ModelDetails
+
+
+class ModelList(BaseModel):
+    models: list[ListedModel]
+
+
+class RunningModel(BaseModel):
+    name: str
+    model: str
+    size: int = SIZE
+    digest: str
+    details: ModelDetails
+    expires_at: str = LOADED_UNTIL
+    size_vram: int = SIZE
+
+
+class RunningModelList(BaseModel):
+    models: list[RunningModel]
+
+
+class Version(BaseModel):
+    version: str
+
+
+def _ollama_scenarios(request: Request) -> dict[str, Scenario]:
+    return {name: s for name, s in request.app.state.scenarios.items() if s.speaks_ollama}
+
+
+@router.get("/version")
+def version() -> Version:
+    """The Ollama version LightRAG says it is."""
+    return Version(version="0.9.3")
+
+
+@router.get("/tags")
+def list_models(request: Request) -> ModelList:
+    """One model per scenario that speaks Ollama (LightRAG lists its one, `lightrag:latest`)."""
+    return ModelList(
+        models=[
+            ListedModel(
+                name=name,
+                model=name,
+                digest=f"sha256:{scenario.producer}",
+                details=ModelDetails(family=scenario.producer, families=[scenario.producer], parameter_size="13B"),
+            )
+            for name, scenario in _ollama_scenarios(request).items()
+        ]
+    )
+
+
+@router.get("/ps")
+def running_models(request: Request) -> RunningModelList:
+    """The same models, loaded until 2050, with a llama's details: LightRAG's answer."""
+    return RunningModelList(
+        models=[
+            RunningModel(
+                name=name,
+                model=name,
+                digest=f"sha256:{scenario.producer}",
+                details=ModelDetails(family="llama", families=["llama"], parameter_size="7.2B"),
+            )
+            for name, scenario in _ollama_scenarios(request).items()
+        ]
+    )
+
+
+@router.post("/chat")
+def chat(request: Request, body: OllamaChatRequest) -> Response:
+    if body.messages[-1].role != "user":  # LightRAG answers the last user message only, and refuses others
+        raise HTTPException(400, "Last message must be from user role")
+    messages = [message.model_dump() for message in body.messages]
+    return serve(request, body.model, body.model, "ollama", body.model_dump(), messages, body.stream)
