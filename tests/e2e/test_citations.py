@@ -277,7 +277,7 @@ def test_scenario_shows_its_sources_and_keeps_them_after_reload(
     if model == "grok2api-sources-block":  # its "## Sources" block gives way to our list
         expect(page.locator(f"#message-{message_id} h2", has_text="Sources")).to_be_hidden()
     if model.startswith("lightrag"):  # its references list gives way to our list
-        expect(page.locator(f"#message-{message_id} li", has_text="puppy-vaccination.md")).to_be_hidden()
+        expect(page.locator(f"#message-{message_id} li[dir='auto']", has_text="puppy-vaccination.md")).to_be_hidden()
     page.screenshot(path=screenshots / f"{model}-{'streaming' if stream else 'non-streaming'}.png")
 
     record_property("phase", "reload")

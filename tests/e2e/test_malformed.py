@@ -11,6 +11,7 @@ under 200 ms. Time inside the extension's wrappers that the app calls synchronou
 WebSocket) counts as the app's: those wrappers only clone or queue."""
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import Page
@@ -102,8 +103,10 @@ def stored_event_chars(stack: Stack, chat: str, answer: str) -> int:
 
 
 def first_words(model: str) -> str:
-    """The answer's first words, as the mock renders them (an answer may be made of variables)."""
-    return " ".join(render_answer(SCENARIOS[model], RequestFacts(model, "http://127.0.0.1/", 1)).split()[:4])
+    """The answer's first words before any marker (which becomes a button), as the mock renders them
+    (an answer may be made of variables; a Chinese one has no spaces)."""
+    answer = render_answer(SCENARIOS[model], RequestFacts(model, "http://127.0.0.1/", 1))
+    return " ".join(re.split(r"[\[【^]", answer, maxsplit=1)[0].split()[:4])
 
 
 def send_and_measure(

@@ -94,8 +94,23 @@ function content(citations: readonly Citation[], position: number, go: (position
   );
 }
 
+/** Where focus goes back to: the opener, or, when the answer was redrawn while the modal was open
+ * (its sources stored, say), the button of the same kind and number that replaced it. */
+function returnTarget(opener: HTMLElement | null): () => HTMLElement | null {
+  const messageId = opener?.closest('[id^="message-"]')?.id;
+  const kind = opener?.classList[0];
+  const number = opener?.dataset.owcIndex;
+  return () => {
+    if (opener?.isConnected) return opener;
+    if (!messageId || !kind || !number) return null;
+    const selector = `button.${CSS.escape(kind)}[data-owc-index="${CSS.escape(number)}"]`;
+    return document.getElementById(messageId)?.querySelector<HTMLElement>(selector) ?? null;
+  };
+}
+
 export function openModal(citations: readonly Citation[], index: number, opener: HTMLElement | null): void {
   close?.();
+  const focusTarget = returnTarget(opener);
   const backdrop = el('div', { class: 'owc-backdrop' });
   let position = Math.max(
     0,
@@ -128,7 +143,7 @@ export function openModal(citations: readonly Citation[], index: number, opener:
     document.removeEventListener('keydown', onKey, true);
     backdrop.remove();
     close = null;
-    if (opener?.isConnected) opener.focus();
+    focusTarget()?.focus();
   };
   backdrop.addEventListener('click', (event) => {
     if (event.target === backdrop) close?.();
