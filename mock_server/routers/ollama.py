@@ -62,8 +62,14 @@ class Version(BaseModel):
     version: str
 
 
+# Ollama's names carry a tag, `:latest` when none is given (LightRAG lists `lightrag:latest`); Open WebUI
+# 0.6 adds it to a name without one before it looks the model up in the list.
+TAG = ":latest"
+
+
 def _ollama_scenarios(request: Request) -> dict[str, Scenario]:
-    return {name: s for name, s in request.app.state.scenarios.items() if s.speaks_ollama}
+    """Each scenario that speaks Ollama, under its tagged name."""
+    return {name + TAG: s for name, s in request.app.state.scenarios.items() if s.speaks_ollama}
 
 
 @router.get("/version")
@@ -109,4 +115,5 @@ def chat(request: Request, body: OllamaChatRequest) -> Response:
     if body.messages[-1].role != "user":  # LightRAG answers the last user message only, and refuses others
         raise HTTPException(400, "Last message must be from user role")
     messages = [message.model_dump() for message in body.messages]
-    return serve(request, body.model, body.model, "ollama", body.model_dump(), messages, body.stream)
+    scenario = body.model.removesuffix(TAG)
+    return serve(request, scenario, body.model, "ollama", body.model_dump(), messages, body.stream)

@@ -11,8 +11,21 @@ from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from devstack.stack import Stack
+from mock_server.registry import BUILT_IN_SCENARIOS
+from mock_server.registry import load_scenarios
 
 ANSWER_TIMEOUT_MS = 30_000
+# Scenarios served on the Ollama connection, whose model names carry Ollama's tag (LightRAG's).
+OLLAMA_MODELS = {
+    name
+    for name, s in load_scenarios([BUILT_IN_SCENARIOS / "hostile", BUILT_IN_SCENARIOS / "malformed"]).items()
+    if s.speaks_ollama
+}
+
+
+def model_id(model: str) -> str:
+    """The id Open WebUI gives a scenario's model."""
+    return f"{model}:latest" if model in OLLAMA_MODELS else model
 
 
 @dataclass
@@ -54,7 +67,7 @@ def native_source_strip(page: Page, message_id: str) -> Locator:
 
 
 def open_new_chat(page: Page, stack: Stack, model: str, query: str = "") -> None:
-    page.goto(f"{stack.webui_url}/?model={model}{query}")
+    page.goto(f"{stack.webui_url}/?model={model_id(model)}{query}")
     page.wait_for_selector("#chat-input", timeout=60_000)
 
 
@@ -72,7 +85,7 @@ def navigate_in_app(page: Page, path: str) -> None:
 
 def open_new_chat_in_app(page: Page, model: str) -> None:
     """A new chat with ``model`` in the page already open (see navigate_in_app)."""
-    navigate_in_app(page, f"/?model={model}")
+    navigate_in_app(page, f"/?model={model_id(model)}")
     page.wait_for_function(f"() => {ANSWERS}.length === 0")
 
 

@@ -5,6 +5,7 @@ import pytest
 from devstack.stack import Stack
 from tests.e2e.limits import NO_RESPONSES_CONNECTION
 from tests.e2e.limits import RESPONSES_CONNECTION_SINCE
+from tests.e2e.owui import model_id
 from tests.e2e.owui import open_webui_version
 from tests.wire import SCENARIOS
 
@@ -14,7 +15,7 @@ pytestmark = pytest.mark.e2e
 def test_every_scenario_is_a_model_in_open_webui(stack: Stack) -> None:
     with stack.api() as api:
         models = api.get("/api/models").json()["data"]
-    assert {model["id"] for model in models} >= set(SCENARIOS)
+    assert {model["id"] for model in models} >= {model_id(name) for name in SCENARIOS}
 
 
 @pytest.mark.parametrize("model", ["openrag", "openai-responses", "claude-citations", "gemini-grounding"])

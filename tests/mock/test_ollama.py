@@ -17,8 +17,8 @@ ASK = [{"role": "user", "content": "How often should a puppy see a vet?"}]
 def test_the_ollama_models_are_its_scenarios_and_no_openai_ones(http: httpx.Client) -> None:
     assert "lightrag" in OLLAMA
     tags = http.get("/api/tags").json()["models"]
-    assert [m["model"] for m in tags] == [m["name"] for m in tags] == OLLAMA
-    assert all(m["details"]["family"] == SCENARIOS[m["model"]].producer for m in tags)
+    assert [m["model"] for m in tags] == [m["name"] for m in tags] == [f"{name}:latest" for name in OLLAMA]
+    assert all(m["details"]["family"] == SCENARIOS[m["model"].removesuffix(":latest")].producer for m in tags)
     openai = {m["id"] for m in http.get("/v1/models").json()["data"]}
     assert openai.isdisjoint(OLLAMA)
 
@@ -26,7 +26,7 @@ def test_the_ollama_models_are_its_scenarios_and_no_openai_ones(http: httpx.Clie
 def test_version_and_running_models_as_open_webui_reads_them(http: httpx.Client) -> None:
     assert http.get("/api/version").json() == {"version": "0.9.3"}
     running = http.get("/api/ps").json()["models"]
-    assert [m["model"] for m in running] == OLLAMA
+    assert [m["model"] for m in running] == [f"{name}:latest" for name in OLLAMA]
     for model in running:  # Open WebUI's get_all_models: datetime.fromisoformat(expires_at)
         assert datetime.fromisoformat(model["expires_at"]).year == 2050
 
@@ -85,3 +85,11 @@ def test_unknown_ollama_routes_get_ollama_errors_and_openai_routes_keep_theirs(h
     assert http.get("/api/show").json().keys() == {"error"}
     refused = http.post("/v1/chat/completions", json={"model": "lightrag", "messages": ASK})
     assert refused.status_code == 400 and refused.json()["error"]["code"] == "unsupported_endpoint"
+
+
+def test_a_name_tagged_latest_is_the_model_itself(http: httpx.Client) -> None:
+    # Listed tagged; Open WebUI 0.6 adds the tag to a name without one, as Ollama reads it.
+    untagged = http.post("/api/chat", json={"model": "lightrag", "messages": ASK, "stream": False}).json()
+    tagged = http.post("/api/chat", json={"model": "lightrag:latest", "messages": ASK, "stream": False}).json()
+    assert tagged["model"] == "lightrag:latest"
+    assert tagged["message"] == untagged["message"]

@@ -71,7 +71,11 @@ export function sourceList(
 ): HTMLElement {
   const body = listBody(messageId, cited);
   if (existing) {
+    // A redraw (the sources stored, say) keeps the keyboard where it was: on the same source's button.
+    const focused = existing.contains(document.activeElement) ? (document.activeElement as HTMLElement) : null;
     existing.querySelector('.owc-sources-body')?.replaceWith(body);
+    const number = focused?.dataset.owcIndex;
+    if (number) body.querySelector<HTMLElement>(`button[data-owc-index="${CSS.escape(number)}"]`)?.focus();
     existing.dataset.owcKey = key;
     existing.dataset.owcCount = String(cited.length);
     return existing;
