@@ -72,7 +72,8 @@ export async function startMockServer(): Promise<MockServer> {
     }
   }
   const tags = (await (await fetch(`${url}/api/tags`)).json()) as { models: Array<{ model: string }> };
-  const ollama = new Set(tags.models.map((m) => m.model));
+  // Listed with Ollama's tag (`lightrag:latest`): the scenario is the name before it.
+  const ollama = new Set(tags.models.map((m) => m.model.replace(/:latest$/, '')));
   const askOllama = async (model: string, stream: boolean): Promise<Response> => {
     const response = await fetch(`${url}/api/chat`, {
       method: 'POST',
