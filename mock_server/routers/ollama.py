@@ -3,6 +3,9 @@ lightrag/api/routers/ollama_api.py): the models and their version, which Open We
 list them (routers/ollama.py get_all_models: /api/tags, then /api/ps), and /api/chat, which replays
 a scenario that speaks Ollama. A model is such a scenario, named after it."""
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from fastapi import APIRouter
 from fastapi import HTTPException
 from fastapi import Request
@@ -78,36 +81,34 @@ def version() -> Version:
     return Version(version="0.9.3")
 
 
+Model = TypeVar("Model", ListedModel, RunningModel)
+
+
+def _models(request: Request, model: type[Model], details: Callable[[Scenario], ModelDetails]) -> list[Model]:
+    """Each Ollama scenario as one of the model entries Ollama's API lists."""
+    return [
+        model(name=name, model=name, digest=f"sha256:{scenario.producer}", details=details(scenario))
+        for name, scenario in _ollama_scenarios(request).items()
+    ]
+
+
 @router.get("/tags")
 def list_models(request: Request) -> ModelList:
     """One model per scenario that speaks Ollama (LightRAG lists its one, `lightrag:latest`)."""
     return ModelList(
-        models=[
-            ListedModel(
-                name=name,
-                model=name,
-                digest=f"sha256:{scenario.producer}",
-                details=ModelDetails(family=scenario.producer, families=[scenario.producer], parameter_size="13B"),
-            )
-            for name, scenario in _ollama_scenarios(request).items()
-        ]
+        models=_models(
+            request,
+            ListedModel,
+            lambda scenario: ModelDetails(family=scenario.producer, families=[scenario.producer], parameter_size="13B"),
+        )
     )
 
 
 @router.get("/ps")
 def running_models(request: Request) -> RunningModelList:
     """The same models, loaded until 2050, with a llama's details: LightRAG's answer."""
-    return RunningModelList(
-        models=[
-            RunningModel(
-                name=name,
-                model=name,
-                digest=f"sha256:{scenario.producer}",
-                details=ModelDetails(family="llama", families=["llama"], parameter_size="7.2B"),
-            )
-            for name, scenario in _ollama_scenarios(request).items()
-        ]
-    )
+    llama = ModelDetails(family="llama", families=["llama"], parameter_size="7.2B")
+    return RunningModelList(models=_models(request, RunningModel, lambda _: llama))
 
 
 @router.post("/chat")
