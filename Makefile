@@ -53,7 +53,8 @@ $(LITELLM_VENV)/.installed-$(LITELLM_VERSION):
 	touch $@
 
 browser:
-	@scripts/ensure-browser.sh >/dev/null
+	@scripts/ensure-browser.sh chromium >/dev/null
+	@scripts/ensure-browser.sh firefox-esr >/dev/null
 
 setup: .venv/.installed node_modules/.installed $(OWUI_VENV)/.installed-$(OWUI_VERSION) \
 	$(LITELLM_VENV)/.installed-$(LITELLM_VERSION) browser
@@ -85,11 +86,12 @@ test-e2e-oldest:
 	$(MAKE) --no-print-directory test-e2e OWUI_VERSION=$(OWUI_OLDEST) OWUI_VENV=$(call owui_venv,$(OWUI_OLDEST)) \
 	  E2E_ARGS="-m 'per_format or relay'"
 
-# The browser extension's test build (per_format) and the userscript, each in an Open WebUI that
-# serves its own loader.js (tests/e2e/delivery.py).
+# The browser extension's test builds in Chromium and Firefox ESR, and the userscript, each in an
+# Open WebUI that serves its own loader.js (tests/e2e/delivery.py): one scenario per route.
 test-e2e-webext: setup install-extension
-	E2E_DELIVERY=webext $(VENV_PY) -m pytest tests/e2e -m per_format
-	E2E_DELIVERY=userscript $(VENV_PY) -m pytest tests/e2e -m per_format -k "perplexity or status"
+	E2E_DELIVERY=webext $(VENV_PY) -m pytest tests/e2e -m per_route
+	E2E_DELIVERY=webext $(VENV_PY) -m pytest tests/e2e -m per_route --browser firefox
+	E2E_DELIVERY=userscript $(VENV_PY) -m pytest tests/e2e -m per_route -k "perplexity or status"
 
 # Goes on after a failing version, so that the table shows every version; fails at the end.
 test-matrix: .venv/.installed

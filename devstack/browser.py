@@ -1,4 +1,5 @@
-"""Chromium for the end-to-end tests and the benchmark: Debian's, kept from calling home."""
+"""The browsers of the end-to-end tests and the benchmark: Debian's Chromium, kept from calling
+home, and Debian's Firefox ESR, driven over WebDriver BiDi."""
 
 import subprocess
 
@@ -16,9 +17,19 @@ CHROMIUM_ARGS = [
 ]
 
 
+def browser_path(package: str) -> str:
+    """The path that scripts/ensure-browser.sh finds (or installs) for Debian's ``package``."""
+    command = [str(ROOT / "scripts" / "ensure-browser.sh"), package]
+    return subprocess.run(command, capture_output=True, text=True, check=True).stdout.strip()
+
+
 def chromium_launch_args() -> dict:
-    """Playwright's launch options: the path that scripts/ensure-browser.sh finds (or installs)."""
-    path = subprocess.run(
-        [str(ROOT / "scripts" / "ensure-browser.sh")], capture_output=True, text=True, check=True
-    ).stdout.strip()
-    return {"executable_path": path, "args": CHROMIUM_ARGS}
+    """Playwright's launch options for Chromium."""
+    return {"executable_path": browser_path("chromium"), "args": CHROMIUM_ARGS}
+
+
+def firefox_launch_args() -> dict:
+    """Playwright's launch options for Firefox ESR: its own channel over WebDriver BiDi (Playwright's
+    patched Firefox is not needed), unsigned add-ons allowed (the test build is not signed)."""
+    prefs = {"xpinstall.signatures.required": False}
+    return {"channel": "moz-firefox", "executable_path": browser_path("firefox-esr"), "firefox_user_prefs": prefs}

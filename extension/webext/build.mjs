@@ -1,6 +1,6 @@
 // Builds, around the browser bundle dist/owui-citations.js: the Manifest V3 extension for
-// Chromium (dist/webext), for Firefox (dist/webext-firefox), a test build of the Chromium one
-// that is granted http://127.0.0.1 at install (dist/webext-test), and a userscript
+// Chromium (dist/webext), for Firefox (dist/webext-firefox), test builds of both that are
+// granted http://127.0.0.1 at install (dist/webext-test, dist/webext-firefox-test), and a userscript
 // (dist/owui-citations.user.js). All run the same bundle, unchanged.
 import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
@@ -96,6 +96,7 @@ export async function buildWebext({ version, dist, statics, sources }) {
   for (const [name, variant] of [
     ['webext-firefox', firefoxManifest(chromium)],
     ['webext-test', testManifest(chromium)],
+    ['webext-firefox-test', testManifest(firefoxManifest(chromium))],
   ]) {
     rmSync(`${dist}/${name}`, { recursive: true, force: true });
     cpSync(dir, `${dist}/${name}`, { recursive: true });

@@ -10,8 +10,10 @@ from playwright.sync_api import BrowserContext
 from playwright.sync_api import BrowserType
 
 from devstack.browser import chromium_launch_args
+from devstack.browser import firefox_launch_args
 from devstack.stack import OWUI_VENV
 from devstack.stack import ROOT
+from devstack.stack import Demo
 from devstack.stack import Stack
 from devstack.stack import running_stack as devstack_running_stack
 from mock_server.registry import BUILT_IN_SCENARIOS
@@ -43,8 +45,10 @@ def running_stack(
     tmp_path_factory: pytest.TempPathFactory,
     extra_env: dict[str, str] | None = None,
     scenario_dirs: Sequence[Path] = (),
+    demo: Demo | None = None,
 ) -> Iterator[Stack]:
-    """The mock server and the pinned Open WebUI with the extension, each a real process."""
+    """The mock server and the pinned Open WebUI with the extension, each a real process; signed in
+    with ``demo`` (its admin), else in Open WebUI's no-login mode."""
     install_extension()
     if DELIVERY != "loader":
         extra_env = {
@@ -53,7 +57,7 @@ def running_stack(
         }
     delay = first_token_delay_ms(installed_version(OWUI_VENV))
     with devstack_running_stack(
-        tmp_path_factory.mktemp("stack"), extra_env, scenario_dirs=scenario_dirs, first_token_delay_ms=delay
+        tmp_path_factory.mktemp("stack"), extra_env, scenario_dirs=scenario_dirs, first_token_delay_ms=delay, demo=demo
     ) as running:
         EGRESS.allow(running.webui_url, running.mock_url)
         yield running
@@ -79,18 +83,22 @@ def _name_the_test_in_egress(request: pytest.FixtureRequest) -> None:
 
 
 @pytest.fixture(scope="session")
-def browser_type_launch_args() -> dict:
-    return chromium_launch_args()
+def browser_type_launch_args(browser_name: str) -> dict:
+    return firefox_launch_args() if browser_name == "firefox" else chromium_launch_args()
 
 
 if DELIVERY == "webext":
 
     @pytest.fixture
     def context(
-        browser_type: BrowserType, browser_type_launch_args: dict, browser_context_args: dict, tmp_path: Path
+        browser_type: BrowserType,
+        browser_type_launch_args: dict,
+        browser_context_args: dict,
+        tmp_path: Path,
+        stack: Stack,
     ) -> Iterator[BrowserContext]:
         with extension_context(
-            browser_type, tmp_path / "profile", browser_type_launch_args, browser_context_args
+            browser_type, tmp_path / "profile", browser_type_launch_args, browser_context_args, stack.webui_url
         ) as extended:
             EGRESS.watch_context(extended)
             yield extended

@@ -3,12 +3,14 @@
 - ``loader`` (the default): installed into the pinned Open WebUI by its installer, as an admin does;
 - ``webext``: the browser extension (its test build, which is granted http://127.0.0.1 at install,
   since a permission prompt cannot be clicked), against an Open WebUI serving its own loader.js;
+  in Chromium, or in Firefox ESR with ``--browser firefox``;
 - ``userscript``: the userscript, run as a userscript manager runs it (at document start, in the
   page's world), against the same stock Open WebUI."""
 
 import os
 import shutil
 import subprocess
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,9 +22,13 @@ from devstack.stack import OWUI_VENV
 from devstack.stack import ROOT
 
 DELIVERY = os.environ.get("E2E_DELIVERY", "loader")
-WEBEXT_TEST_BUILD = ROOT / "extension" / "dist" / "webext-test"
+WEBEXT_TEST_BUILDS = {
+    "chromium": ROOT / "extension" / "dist" / "webext-test",
+    "firefox": ROOT / "extension" / "dist" / "webext-firefox-test",
+}
 USERSCRIPT = ROOT / "extension" / "dist" / "owui-citations.user.js"
 REGISTERED_TIMEOUT_MS = 15_000
+FIREFOX_EXTENSION_ID = "owui-citations@open-webui-citations"  # the gecko id of extension/webext/build.mjs
 
 
 def console_script() -> str:
@@ -44,28 +50,54 @@ def stock_frontend(directory: Path) -> Path:
 
 @contextmanager
 def extension_context(
-    browser_type: BrowserType, profile: Path, launch_args: dict, context_args: dict
+    browser_type: BrowserType, profile: Path, launch_args: dict, context_args: dict, origin: str
 ) -> Iterator[BrowserContext]:
-    """Chromium with the test build of the browser extension loaded, once its background has
-    registered the content script for the granted origin."""
-    args = [
-        *launch_args.get("args", []),
-        f"--disable-extensions-except={WEBEXT_TEST_BUILD}",
-        f"--load-extension={WEBEXT_TEST_BUILD}",
-    ]
-    context = browser_type.launch_persistent_context(
-        profile, **{**launch_args, "args": args}, **context_args, ignore_default_args=["--disable-extensions"]
-    )
-    try:
-        worker = context.service_workers[0] if context.service_workers else context.wait_for_event("serviceworker")
-        worker.evaluate(
-            """async (timeout) => {
-            for (const end = Date.now() + timeout; Date.now() < end; await new Promise(r => setTimeout(r, 100)))
-                if ((await chrome.scripting.getRegisteredContentScripts()).length) return;
-            throw new Error('the extension registered no content script');
-        }""",
-            REGISTERED_TIMEOUT_MS,
+    """The browser with the test build of the browser extension loaded, once its background has
+    registered the content script for the granted origin (``origin``'s host)."""
+    if browser_type.name == "firefox":
+        # A "proxy file" named after the add-on's id: Firefox loads the folder it names at start.
+        (profile / "extensions").mkdir(parents=True)
+        (profile / "extensions" / FIREFOX_EXTENSION_ID).write_text(str(WEBEXT_TEST_BUILDS["firefox"]))
+        context = browser_type.launch_persistent_context(profile, **launch_args, **context_args)
+        wait = lambda: wait_for_content_script(context, origin)  # noqa: E731
+    else:
+        build = WEBEXT_TEST_BUILDS["chromium"]
+        args = [*launch_args.get("args", []), f"--disable-extensions-except={build}", f"--load-extension={build}"]
+        context = browser_type.launch_persistent_context(
+            profile, **{**launch_args, "args": args}, **context_args, ignore_default_args=["--disable-extensions"]
         )
+        wait = lambda: wait_for_registration(context)  # noqa: E731
+    try:
+        wait()
         yield context
     finally:
         context.close()
+
+
+def wait_for_registration(context: BrowserContext) -> None:
+    """Asks Chromium's background (a service worker Playwright reaches) for its registered scripts."""
+    worker = context.service_workers[0] if context.service_workers else context.wait_for_event("serviceworker")
+    worker.evaluate(
+        """async (timeout) => {
+        for (const end = Date.now() + timeout; Date.now() < end; await new Promise(r => setTimeout(r, 100)))
+            if ((await chrome.scripting.getRegisteredContentScripts()).length) return;
+        throw new Error('the extension registered no content script');
+    }""",
+        REGISTERED_TIMEOUT_MS,
+    )
+
+
+def wait_for_content_script(context: BrowserContext, origin: str) -> None:
+    """Firefox's background is a page out of Playwright's reach: a blank page of ``origin`` is loaded
+    until the bundle starts in it."""
+    page, blank = context.new_page(), f"{origin}/owc-test-blank"
+    page.route(blank, lambda route: route.fulfill(body="", content_type="text/html"))
+    deadline = time.monotonic() + REGISTERED_TIMEOUT_MS / 1000
+    while True:
+        page.goto(blank)
+        if page.evaluate("() => 'owuiCitations' in window"):
+            break
+        if time.monotonic() > deadline:
+            raise AssertionError("the extension registered no content script")
+        page.wait_for_timeout(200)
+    page.close()

@@ -15,7 +15,7 @@ from playwright.sync_api import BrowserContext
 from playwright.sync_api import Page
 
 # Schemes that never leave the browser.
-LOCAL_SCHEMES = {"data", "blob", "about", "chrome", "chrome-extension", "devtools"}
+LOCAL_SCHEMES = {"data", "blob", "about", "chrome", "chrome-extension", "moz-extension", "devtools"}
 
 
 @dataclass

@@ -188,8 +188,30 @@ ONE_PER_FORMAT = {
 }
 
 
+# One scenario per way its sources reach the page — a chunk's or body's fields, a message's field,
+# annotations, Open WebUI's own source events, the Responses API, the LiteLLM proxy, the Ollama
+# connection's text: where the delivery or the browser, not the format, is under test (`-m per_route`).
+ONE_PER_ROUTE = {
+    "perplexity",
+    "azure-on-your-data",
+    "openai-url-citation",
+    "open-webui-upstream",
+    "openai-responses",
+    "claude-citations",
+    "lightrag",
+}
+
+
+def marks(model: str) -> list[pytest.MarkDecorator]:
+    return [
+        mark
+        for mark, models in [(pytest.mark.per_format, ONE_PER_FORMAT), (pytest.mark.per_route, ONE_PER_ROUTE)]
+        if model in models
+    ]
+
+
 def test_every_scenario_has_expectations() -> None:
-    assert set(EXPECTED) == set(SCENARIOS)
+    assert ONE_PER_ROUTE <= ONE_PER_FORMAT <= set(EXPECTED) == set(SCENARIOS)
 
 
 def check_answer(page: Page, message_id: str, seen: Seen) -> None:
@@ -251,9 +273,7 @@ def check_preview_and_modal(page: Page, message_id: str, seen: Seen) -> None:
 
 
 @pytest.mark.parametrize("stream", [True, False], ids=["streaming", "non-streaming"])
-@pytest.mark.parametrize(
-    "model", [pytest.param(m, marks=pytest.mark.per_format) if m in ONE_PER_FORMAT else m for m in sorted(EXPECTED)]
-)
+@pytest.mark.parametrize("model", [pytest.param(m, marks=marks(m)) for m in sorted(EXPECTED)])
 def test_scenario_shows_its_sources_and_keeps_them_after_reload(
     page: Page, stack: Stack, screenshots: Path, record_property, model: str, stream: bool
 ) -> None:

@@ -22,7 +22,7 @@ from tests.e2e.owui import set_user_settings
 from tests.e2e.test_citations import EXPECTED
 from tests.e2e.test_citations import check_answer
 
-pytestmark = [pytest.mark.e2e, pytest.mark.per_format]
+pytestmark = [pytest.mark.e2e, pytest.mark.per_format, pytest.mark.per_route]
 VERSION = (ROOT / "VERSION").read_text().strip()
 # Counts the copies of the extension that start in the page: each sets window.owuiCitations.
 # (Whichever runs first, this or the browser extension's content script, every start is counted.)
@@ -67,6 +67,7 @@ def test_the_browser_extension_and_the_servers_loader_show_each_citation_once(pa
 
 
 @pytest.mark.skipif(DELIVERY != "webext", reason="the browser extension's options page")
+@pytest.mark.skip_browser("firefox")  # its remote protocol never reports a moz-extension: page loaded
 def test_the_options_page_adds_an_open_webui_address(page: Page, context: BrowserContext, stack: Stack) -> None:
     extension_id = context.service_workers[0].url.split("/")[2]
     page.goto(f"chrome-extension://{extension_id}/options.html")
