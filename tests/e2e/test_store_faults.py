@@ -29,6 +29,11 @@ STORE_REQUESTS = re.compile(r"/api/v1/chats/[0-9a-f-]{36}(/messages/[^/]+/event)
 BAD_GATEWAY = "<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>"
 
 
+def from_open_webui(route: Route) -> bool:
+    """Open WebUI's own requests ask for JSON (`Accept`); the extension's take the browser's default."""
+    return route.request.headers.get("accept") == "application/json"
+
+
 def wait_until_stored(page: Page, stack: Stack, chat: str, answers: list[str], timeout_s: float) -> dict[str, int]:
     deadline = time.monotonic() + timeout_s
     while True:
@@ -55,8 +60,7 @@ def test_store_requests_failing_for_20s_then_502_and_html_pages_store_every_answ
     then = ["html-502", "html-200"]
 
     def fail(route: Route) -> None:
-        # Open WebUI's own requests ask for JSON (`Accept`); the extension's take the browser's default.
-        if route.request.headers.get("accept") == "application/json":
+        if from_open_webui(route):
             return route.continue_()
         if time.monotonic() - started < 20:
             met["network"] += 1

@@ -29,6 +29,11 @@ const CHAT_PATH = /^\/api\/v1\/chats\/([0-9a-f-]{36})$/;
 
 /** The id in a chat's own path, `/api/v1/chats/<id>` (read with GET, written back with POST), or null. */
 export const chatIdOfPath = (path: string): string | null => CHAT_PATH.exec(path)?.[1] ?? null;
+// What a shared link's page (`/s/<id>`) reads: the share's snapshot, or, for an admin, any chat by its id.
+const SHARED_CHAT_PATH = /^\/api\/v1\/chats\/share\/[0-9a-f-]{36}$/;
+
+/** Whether a GET of `path` answers with a stored chat: the chat's own path, or a shared link's. */
+export const isStoredChatPath = (path: string): boolean => CHAT_PATH.test(path) || SHARED_CHAT_PATH.test(path);
 const SIGN_IN = /^\/api\/v1\/auths\/(signin|signup|ldap)$/;
 const QUIET_MS = 1000;
 // Chats whose writes are followed: the ones used last.

@@ -1,13 +1,13 @@
 /**
  * Reads, from copies of the responses, what the page fetches itself: a stored chat
- * (`GET /api/v1/chats/<id>`), and an upstream's raw answer on a user's direct connection;
+ * (`GET /api/v1/chats/<id>`, or a shared link's `GET /api/v1/chats/share/<id>`), and an upstream's raw answer on a user's direct connection;
  * and reports the page's requests about a chat to `activity`.
  * The app gets its original response, untouched and undelayed.
  */
 
 import { guard, onDisable } from '../guard.js';
 import { isId } from '../ids.js';
-import { type ChatActivity, chatIdOfPath } from './chat-activity.js';
+import { type ChatActivity, isStoredChatPath } from './chat-activity.js';
 import type { DirectRequests, DirectTarget } from './direct-requests.js';
 import type { Hub, StoredMessage } from './hub.js';
 
@@ -44,7 +44,7 @@ export function tapFetch(hub: Hub, direct: DirectRequests, activity: ChatActivit
     return { url, method, landed, target };
   });
   const onResponse = guard('capture', (url: URL, method: string, target: DirectTarget | null, response: Response) => {
-    if (method === 'GET' && url.origin === location.origin && chatIdOfPath(url.pathname) !== null && response.ok) {
+    if (method === 'GET' && url.origin === location.origin && isStoredChatPath(url.pathname) && response.ok) {
       void response
         .clone()
         .json()
