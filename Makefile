@@ -53,8 +53,9 @@ $(LITELLM_VENV)/.installed-$(LITELLM_VERSION):
 	touch $@
 
 browser:
-	@scripts/ensure-browser.sh chromium >/dev/null
-	@scripts/ensure-browser.sh firefox-esr >/dev/null
+	@scripts/ensure-debian.sh chromium >/dev/null
+	@scripts/ensure-debian.sh firefox-esr >/dev/null
+	@scripts/ensure-debian.sh nginx >/dev/null
 
 setup: .venv/.installed node_modules/.installed $(OWUI_VENV)/.installed-$(OWUI_VERSION) \
 	$(LITELLM_VENV)/.installed-$(LITELLM_VERSION) browser

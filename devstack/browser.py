@@ -1,9 +1,7 @@
 """The browsers of the end-to-end tests and the benchmark: Debian's Chromium, kept from calling
 home, and Debian's Firefox ESR, driven over WebDriver BiDi."""
 
-import subprocess
-
-from .stack import ROOT
+from .processes import debian_program
 
 # Without the background-networking flags Chromium tries Google's hosts at every start.
 CHROMIUM_ARGS = [
@@ -17,19 +15,13 @@ CHROMIUM_ARGS = [
 ]
 
 
-def browser_path(package: str) -> str:
-    """The path that scripts/ensure-browser.sh finds (or installs) for Debian's ``package``."""
-    command = [str(ROOT / "scripts" / "ensure-browser.sh"), package]
-    return subprocess.run(command, capture_output=True, text=True, check=True).stdout.strip()
-
-
 def chromium_launch_args() -> dict:
     """Playwright's launch options for Chromium."""
-    return {"executable_path": browser_path("chromium"), "args": CHROMIUM_ARGS}
+    return {"executable_path": debian_program("chromium"), "args": CHROMIUM_ARGS}
 
 
 def firefox_launch_args() -> dict:
     """Playwright's launch options for Firefox ESR: its own channel over WebDriver BiDi (Playwright's
     patched Firefox is not needed), unsigned add-ons allowed (the test build is not signed)."""
     prefs = {"xpinstall.signatures.required": False}
-    return {"channel": "moz-firefox", "executable_path": browser_path("firefox-esr"), "firefox_user_prefs": prefs}
+    return {"channel": "moz-firefox", "executable_path": debian_program("firefox-esr"), "firefox_user_prefs": prefs}

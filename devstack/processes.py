@@ -9,6 +9,14 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def debian_program(package: str) -> str:
+    """The path of a program of Debian's ``package`` that scripts/ensure-debian.sh finds (or installs)."""
+    command = [str(ROOT / "scripts" / "ensure-debian.sh"), package]
+    return subprocess.run(command, capture_output=True, text=True, check=True).stdout.strip()
+
 
 def free_port() -> int:
     with socket.socket() as sock:

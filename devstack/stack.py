@@ -18,11 +18,10 @@ from mock_server.registry import load_scenarios
 from .litellm import MASTER_KEY
 from .litellm import litellm_proxy
 from .litellm import proxied
+from .processes import ROOT
 from .processes import Service
 from .processes import ServiceError
 from .processes import free_port
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def pinned_open_webui() -> str:
@@ -61,11 +60,13 @@ class Demo:
     secret_key: str
     admin_email: str
     admin_password: str
+    # Signed in by a proxy that names the user in this header (devstack/proxy.py), not by password.
+    trusted_header: str | None = None
 
     @classmethod
-    def new(cls) -> "Demo":
+    def new(cls, trusted_header: str | None = None) -> "Demo":
         # Open WebUI accepts an @localhost address (utils/misc.py validate_email_format).
-        return cls(secrets.token_urlsafe(32), "admin@localhost", secrets.token_urlsafe(16))
+        return cls(secrets.token_urlsafe(32), "admin@localhost", secrets.token_urlsafe(16), trusted_header)
 
 
 def local_origins(port: int) -> list[str]:
@@ -144,7 +145,11 @@ def sign_in(webui_url: str, demo: Demo | None = None) -> str:
     utils/auth.py create_admin_user); earlier lines lack those variables, and there the first
     user to sign up becomes the admin (routers/auths.py signup)."""
     email, password = (demo.admin_email, demo.admin_password) if demo else ("", "")
-    signin = httpx.post(f"{webui_url}/api/v1/auths/signin", json={"email": email, "password": password}, timeout=60)
+    # Behind a trusted-header proxy, the header names the user (routers/auths.py signin).
+    headers = {demo.trusted_header: email} if demo and demo.trusted_header else {}
+    signin = httpx.post(
+        f"{webui_url}/api/v1/auths/signin", json={"email": email, "password": password}, headers=headers, timeout=60
+    )
     if demo and signin.status_code in (400, 401, 403):
         signin = httpx.post(
             f"{webui_url}/api/v1/auths/signup",
@@ -264,7 +269,6 @@ def open_webui(
         "ENABLE_AUTOCOMPLETE_GENERATION": "False",
         "ENABLE_SEARCH_QUERY_GENERATION": "False",
         "ENABLE_RETRIEVAL_QUERY_GENERATION": "False",
-        **(extra_env or {}),
     }
     if demo:
         env |= {
@@ -277,6 +281,9 @@ def open_webui(
             # Open WebUI's default is `*`: any page could read its answers (config.py CORS_ALLOW_ORIGIN).
             "CORS_ALLOW_ORIGIN": ";".join(local_origins(port)),
         }
+        if demo.trusted_header:
+            env["WEBUI_AUTH_TRUSTED_EMAIL_HEADER"] = demo.trusted_header
+    env |= extra_env or {}
     command = [str(OWUI_VENV / "bin" / "open-webui"), "serve", "--host", "127.0.0.1", "--port", str(port)]
     return Service("Open WebUI", command, log_path, env)
 

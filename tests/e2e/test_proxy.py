@@ -1,0 +1,104 @@
+"""Behind an authenticating proxy: nginx (Debian's) signs people in with HTTP basic
+authentication and names them to Open WebUI in a trusted header (devstack/proxy.py). Open WebUI's
+sign-in page then signs in by itself; the extension knows whose session the page holds from the
+token as usual, stores each answer's sources once as that user, and, when the session expires
+mid-answer, stores them after Open WebUI signs the user in again."""
+
+import secrets
+from collections.abc import Iterator
+from dataclasses import dataclass
+from dataclasses import replace
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Browser
+from playwright.sync_api import Page
+from playwright.sync_api import expect
+
+from devstack.processes import free_port
+from devstack.proxy import authenticating_proxy
+from devstack.stack import Demo
+from devstack.stack import Stack
+from tests.e2e.conftest import running_stack
+from tests.e2e.egress import EGRESS
+from tests.e2e.owui import chat_id
+from tests.e2e.owui import last_answer_id
+from tests.e2e.owui import open_new_chat
+from tests.e2e.owui import send
+from tests.e2e.owui import set_user_settings
+from tests.e2e.owui import wait_for_citation_numbers
+from tests.e2e.test_store_faults import wait_until_stored
+
+pytestmark = pytest.mark.e2e
+
+HEADER = "X-WebAuth-Email"
+MODEL = "perplexity"  # Open WebUI does not store these sources itself: only the extension does
+BUTTONS = [1, 2, 3, 2]
+
+
+@dataclass(frozen=True)
+class Proxied:
+    stack: Stack  # its webui_url is the proxy's; its token the admin's
+    user: str
+    password: str
+
+
+@pytest.fixture(scope="module")
+def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proxied]:
+    port = free_port()
+    proxy_url = f"http://127.0.0.1:{port}"
+    user, password = "alice@localhost", secrets.token_urlsafe(12)
+    env = {
+        "BYPASS_MODEL_ACCESS_CONTROL": "True",
+        "DEFAULT_USER_ROLE": "user",  # a person the proxy names is a user at once, not "pending"
+        "CORS_ALLOW_ORIGIN": proxy_url,  # the page's origin is the proxy's
+    }
+    with running_stack(tmp_path_factory, env, demo=Demo.new(trusted_header=HEADER)) as stack:
+        upstream = urlsplit(stack.webui_url).netloc
+        nginx = authenticating_proxy(port, [upstream], HEADER, {user: password}, tmp_path_factory.mktemp("nginx"))
+        nginx.start()
+        try:
+            nginx.wait_until_ready(f"{proxy_url}/api/config", 30)  # not behind the password
+            EGRESS.allow(proxy_url)
+            yield Proxied(replace(stack, webui_url=proxy_url), user, password)
+        finally:
+            nginx.stop()
+
+
+def signed_in_page(browser: Browser, proxied: Proxied) -> Page:
+    """A browser that answers the proxy's password prompt, on Open WebUI's page: it signs in by itself."""
+    context = browser.new_context(http_credentials={"username": proxied.user, "password": proxied.password})
+    page = context.new_page()
+    page.goto(proxied.stack.webui_url)
+    page.wait_for_selector("#chat-input", timeout=60_000)
+    return page
+
+
+def test_behind_the_proxy_the_user_it_names_has_sources_stored_once_even_across_an_expired_session(
+    browser: Browser, proxied: Proxied
+) -> None:
+    page = signed_in_page(browser, proxied)
+    person = replace(proxied.stack, token=page.evaluate("() => localStorage.token"))
+    with person.api() as api:
+        assert api.get("/api/v1/auths/").json()["email"] == proxied.user
+    set_user_settings(person, stream=True)
+
+    open_new_chat(page, person, MODEL)
+    send(page, "How many stars are in the Milky Way?")
+    first = last_answer_id(page)
+    chat = chat_id(page)
+    assert wait_for_citation_numbers(page, first, BUTTONS) == BUTTONS
+    assert wait_until_stored(page, person, chat, [first], timeout_s=30) == {first: 1}
+
+    # The session expires as the next answer streams: Open WebUI signs the user in again through the proxy.
+    send(page, "And how old is it?")
+    page.wait_for_selector(".chat-assistant >> nth=1", timeout=60_000)
+    page.evaluate("() => { localStorage.token = 'expired'; }")
+    second = last_answer_id(page)
+    page.reload()
+    page.wait_for_selector("#chat-input", timeout=60_000)
+    assert wait_until_stored(page, person, chat, [first, second], timeout_s=60) == {first: 1, second: 1}
+    page.goto(f"{proxied.stack.webui_url}/c/{chat}")
+    for answer in (first, second):
+        expect(page.locator(f"#message-{answer} .owc-sources")).to_have_count(1, timeout=20_000)
+    page.context.close()
