@@ -19,7 +19,7 @@ PROXIED = """
     proxy_set_header Host $host;
     proxy_set_header Authorization $upstream_authorization;
     proxy_buffering off;
-    proxy_read_timeout 600s;
+    proxy_read_timeout 3600s;
 """
 
 # `user root`: started by root, the workers would otherwise run as nobody, who cannot read the
@@ -58,7 +58,6 @@ http {
       proxy_set_header %(header)s "";
       proxy_set_header Upgrade $http_upgrade;
       proxy_set_header Connection $connection_upgrade;
-      proxy_read_timeout 3600s;
     }
   }
 }

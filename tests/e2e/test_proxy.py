@@ -5,6 +5,7 @@ token as usual, stores each answer's sources once as that user, and, when the se
 mid-answer, stores them after Open WebUI signs the user in again."""
 
 import secrets
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from dataclasses import replace
@@ -26,6 +27,7 @@ from tests.e2e.owui import last_answer_id
 from tests.e2e.owui import open_new_chat
 from tests.e2e.owui import send
 from tests.e2e.owui import set_user_settings
+from tests.e2e.owui import stored_citation_events
 from tests.e2e.owui import wait_for_citation_numbers
 from tests.e2e.test_store_faults import wait_until_stored
 
@@ -90,15 +92,19 @@ def test_behind_the_proxy_the_user_it_names_has_sources_stored_once_even_across_
     assert wait_for_citation_numbers(page, first, BUTTONS) == BUTTONS
     assert wait_until_stored(page, person, chat, [first], timeout_s=30) == {first: 1}
 
-    # The session expires as the next answer streams: Open WebUI signs the user in again through the proxy.
+    # The session expires as the next answer streams: at its next request Open WebUI meets a 401,
+    # clears the session, and its sign-in page signs the user in again through the proxy.
     send(page, "And how old is it?")
     page.wait_for_selector(".chat-assistant >> nth=1", timeout=60_000)
     page.evaluate("() => { localStorage.token = 'expired'; }")
-    second = last_answer_id(page)
-    page.reload()
-    page.wait_for_selector("#chat-input", timeout=60_000)
-    assert wait_until_stored(page, person, chat, [first, second], timeout_s=60) == {first: 1, second: 1}
+    page.wait_for_function("() => localStorage.token && localStorage.token !== 'expired'", timeout=60_000)
+    deadline = time.monotonic() + 60
+    while not (len(stored := stored_citation_events(person, chat)) == 2 and all(stored.values())):
+        if time.monotonic() > deadline:
+            break
+        page.wait_for_timeout(500)
+    assert sorted(stored.values()) == [1, 1], stored
     page.goto(f"{proxied.stack.webui_url}/c/{chat}")
-    for answer in (first, second):
+    for answer in stored:
         expect(page.locator(f"#message-{answer} .owc-sources")).to_have_count(1, timeout=20_000)
     page.context.close()
