@@ -59,16 +59,17 @@ def extension_context(
         (profile / "extensions").mkdir(parents=True)
         (profile / "extensions" / FIREFOX_EXTENSION_ID).write_text(str(WEBEXT_TEST_BUILDS["firefox"]))
         context = browser_type.launch_persistent_context(profile, **launch_args, **context_args)
-        wait = lambda: wait_for_content_script(context, origin)  # noqa: E731
     else:
         build = WEBEXT_TEST_BUILDS["chromium"]
         args = [*launch_args.get("args", []), f"--disable-extensions-except={build}", f"--load-extension={build}"]
         context = browser_type.launch_persistent_context(
             profile, **{**launch_args, "args": args}, **context_args, ignore_default_args=["--disable-extensions"]
         )
-        wait = lambda: wait_for_registration(context)  # noqa: E731
     try:
-        wait()
+        if browser_type.name == "firefox":
+            wait_for_content_script(context, origin)
+        else:
+            wait_for_registration(context)
         yield context
     finally:
         context.close()

@@ -22,20 +22,15 @@ from devstack.stack import Demo
 from devstack.stack import Stack
 from tests.e2e.conftest import running_stack
 from tests.e2e.egress import EGRESS
-from tests.e2e.owui import chat_id
-from tests.e2e.owui import last_answer_id
-from tests.e2e.owui import open_new_chat
 from tests.e2e.owui import send
 from tests.e2e.owui import set_user_settings
 from tests.e2e.owui import stored_citation_events
-from tests.e2e.owui import wait_for_citation_numbers
+from tests.e2e.test_roles import answered_by
 from tests.e2e.test_store_faults import wait_until_stored
 
 pytestmark = pytest.mark.e2e
 
 HEADER = "X-WebAuth-Email"
-MODEL = "perplexity"  # Open WebUI does not store these sources itself: only the extension does
-BUTTONS = [1, 2, 3, 2]
 
 
 @dataclass(frozen=True)
@@ -85,11 +80,7 @@ def test_behind_the_proxy_the_user_it_names_has_sources_stored_once_even_across_
         assert api.get("/api/v1/auths/").json()["email"] == proxied.user
     set_user_settings(person, stream=True)
 
-    open_new_chat(page, person, MODEL)
-    send(page, "How many stars are in the Milky Way?")
-    first = last_answer_id(page)
-    chat = chat_id(page)
-    assert wait_for_citation_numbers(page, first, BUTTONS) == BUTTONS
+    chat, first = answered_by(page, person)
     assert wait_until_stored(page, person, chat, [first], timeout_s=30) == {first: 1}
 
     # The session expires as the next answer streams: at its next request Open WebUI meets a 401,

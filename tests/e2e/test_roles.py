@@ -114,9 +114,9 @@ def record_writes(page: Page) -> list[str]:
     return record_requests(page, lambda request: request.method != "GET" and WRITES.search(request.url))
 
 
-def answered_by(page: Page, person: Person) -> tuple[str, str]:
-    """``person`` asks in a new chat: the chat's id and the answer's, once its buttons are shown."""
-    open_new_chat(page, person.stack, MODEL)
+def answered_by(page: Page, stack: Stack) -> tuple[str, str]:
+    """The signed-in page asks in a new chat: the chat's id and the answer's, once its buttons are shown."""
+    open_new_chat(page, stack, MODEL)
     send(page, "How many stars are in the Milky Way?")
     answer = last_answer_id(page)
     assert wait_for_citation_numbers(page, answer, BUTTONS) == BUTTONS
@@ -129,7 +129,7 @@ def test_a_users_sources_are_stored_as_them_and_a_share_a_clone_and_an_admin_rea
     alice, bob, admin = organisation.alice, organisation.bob, organisation.admin
     alices = browser.new_context().new_page()
     sign_in(alices, alice)
-    chat, answer = answered_by(alices, alice)
+    chat, answer = answered_by(alices, alice.stack)
     assert wait_until_stored(alices, alice.stack, chat, [answer], timeout_s=30) == {answer: 1}
     alices.reload()
     assert wait_for_citation_numbers(alices, answer, BUTTONS) == BUTTONS
@@ -177,7 +177,7 @@ def test_on_a_shared_browser_pending_sources_wait_for_their_owner_and_never_go_w
     sign_in(page, alice)
     # Alice's sources stay pending: the extension's requests fail, Open WebUI's go through.
     page.route(STORE_REQUESTS, lambda route: route.continue_() if from_open_webui(route) else route.abort("failed"))
-    chat, answer = answered_by(page, alice)
+    chat, answer = answered_by(page, alice.stack)
     page.wait_for_timeout(2_000)
     sign_out(page)
     page.unroute(STORE_REQUESTS)

@@ -1,7 +1,7 @@
 /**
  * Reads, from copies of the responses, what the page fetches itself: a stored chat
- * (`GET /api/v1/chats/<id>`, or a shared link's `GET /api/v1/chats/share/<id>`), and an upstream's raw answer on a user's direct connection;
- * and reports the page's requests about a chat to `activity`.
+ * (`GET /api/v1/chats/<id>`, or a shared link's `GET /api/v1/chats/share/<id>`), and an
+ * upstream's raw answer on a user's direct connection; and reports the page's requests about a chat to `activity`.
  * The app gets its original response, untouched and undelayed.
  */
 
