@@ -1,5 +1,6 @@
 """Driving Open WebUI as a user does: every version difference is absorbed here, not in tests."""
 
+import json
 import re
 from dataclasses import dataclass
 from dataclasses import field
@@ -124,23 +125,30 @@ VISIBLE_NUMBERS = """id => [...document.querySelectorAll(`#message-${id} .owc-ci
     .filter(e => e.offsetParent !== null).map(e => Number(e.dataset.owcIndex))"""
 
 
-def wait_for_citation_numbers(page: Page, message_id: str, expected: list[int], timeout_ms: int = 15_000) -> list[int]:
-    """The numbered buttons visible in an answer, once they are what is expected (or at the timeout)."""
-    # Svelte re-renders an answer when its sources arrive: wait for a state that lasts 500 ms.
+def wait_for_citation_numbers(
+    page: Page, message_id: str, expected: list[int] | None, timeout_ms: int = 15_000
+) -> list[int]:
+    """The numbered buttons visible in an answer once they have stayed what is expected for 500 ms
+    (with no expectation: stayed the same for 2 s), or those visible at the timeout."""
+    # Svelte redraws an answer when its sources arrive, and our buttons are placed again a moment
+    # later: what is returned is the state that lasted, not one read again after it.
     stable = (
         """([id, want]) => {
-        const same = JSON.stringify((%s)(id)) === JSON.stringify(want);
+        const now = JSON.stringify((%s)(id));
+        const same = want === null ? now === window.__owcLast : now === JSON.stringify(want);
+        window.__owcLast = now;
         if (!same) { window.__owcSince = undefined; return false; }
         window.__owcSince ??= performance.now();
-        return performance.now() - window.__owcSince >= 500;
+        return performance.now() - window.__owcSince >= (want === null ? 2000 : 500) && now;
     }"""
         % VISIBLE_NUMBERS
     )
+    page.evaluate("() => { window.__owcSince = undefined; window.__owcLast = undefined; }")
     try:
-        page.wait_for_function(stable, arg=[message_id, expected], timeout=timeout_ms, polling=100)
+        lasted = page.wait_for_function(stable, arg=[message_id, expected], timeout=timeout_ms, polling=100)
+        return json.loads(lasted.json_value())
     except PlaywrightTimeoutError:
-        pass  # the caller's assertion shows what is there instead
-    return page.evaluate(VISIBLE_NUMBERS, message_id)
+        return page.evaluate(VISIBLE_NUMBERS, message_id)  # the caller's assertion shows what is there instead
 
 
 def chat_id(page: Page) -> str:
