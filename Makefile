@@ -82,10 +82,10 @@ test-mock: .venv/.installed
 test-e2e: setup install-extension
 	$(VENV_PY) -m pytest tests/e2e $(E2E_ARGS)
 
-# The oldest supported line, in CI beside the pinned newest: one scenario per wire format.
+# The oldest supported line, in CI beside the pinned newest: one scenario per route, each list feature once.
 test-e2e-oldest:
 	$(MAKE) --no-print-directory test-e2e OWUI_VERSION=$(OWUI_OLDEST) OWUI_VENV=$(call owui_venv,$(OWUI_OLDEST)) \
-	  E2E_ARGS="-m 'per_format or relay'"
+	  E2E_ARGS="-m 'per_route or oldest_line or relay'"
 
 # The browser extension's test builds in Chromium and Firefox ESR, and the userscript, each in an
 # Open WebUI that serves its own loader.js (tests/e2e/delivery.py): one scenario per route.

@@ -102,7 +102,7 @@ def tab_to(page: Page, selector: str, limit: int = 300) -> None:
     raise AssertionError(f"Tab never reached {selector}")
 
 
-@pytest.mark.per_format
+@pytest.mark.oldest_line
 def test_keyboard_alone_reaches_a_citation_opens_and_leaves_the_modal_and_changes_settings(
     page: Page, stack: Stack
 ) -> None:

@@ -158,39 +158,11 @@ EXPECTED = {
 }
 
 
-# One scenario per wire format (their variants are left to the full suite): the reduced suite
-# that CI runs on the oldest supported Open WebUI, `pytest -m per_format`.
-ONE_PER_FORMAT = {
-    "openrag",
-    "azure-on-your-data",
-    "openai-url-citation",
-    "openai-responses",
-    "grok2api",
-    "grok2api-go",
-    "perplexity",
-    "answer-spans",
-    "ragflow",
-    "nvidia-rag",
-    "groq-compound",
-    "jina-deepsearch",
-    "brave",
-    "claude-citations",
-    "gemini-grounding",
-    "volcengine-ark",
-    "exa",
-    "xiaomi-mimo",
-    "fastgpt",
-    "minimax",
-    "open-webui-upstream",
-    "qianfan",
-    "litellm-knowledge-base",
-    "lightrag",
-}
-
-
 # One scenario per way its sources reach the page — a chunk's or body's fields, a message's field,
 # annotations, Open WebUI's own source events, the Responses API, the LiteLLM proxy, the Ollama
-# connection's text: where the delivery or the browser, not the format, is under test (`-m per_route`).
+# connection's text: where the delivery, the browser or the Open WebUI line, not the format, is under
+# test (`-m per_route`: the browser extension, Firefox, the userscript, the oldest line). Every format
+# runs on every line in `make test-matrix`.
 ONE_PER_ROUTE = {
     "perplexity",
     "azure-on-your-data",
@@ -203,15 +175,11 @@ ONE_PER_ROUTE = {
 
 
 def marks(model: str) -> list[pytest.MarkDecorator]:
-    return [
-        mark
-        for mark, models in [(pytest.mark.per_format, ONE_PER_FORMAT), (pytest.mark.per_route, ONE_PER_ROUTE)]
-        if model in models
-    ]
+    return [pytest.mark.per_route] if model in ONE_PER_ROUTE else []
 
 
 def test_every_scenario_has_expectations() -> None:
-    assert ONE_PER_ROUTE <= ONE_PER_FORMAT <= set(EXPECTED) == set(SCENARIOS)
+    assert ONE_PER_ROUTE <= set(EXPECTED) == set(SCENARIOS)
 
 
 def check_answer(page: Page, message_id: str, seen: Seen) -> None:

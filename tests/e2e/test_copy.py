@@ -79,7 +79,7 @@ def check_copy(page: Page, stack: Stack, message_id: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "stream", [pytest.param(True, marks=pytest.mark.per_format), False], ids=["streaming", "non-streaming"]
+    "stream", [pytest.param(True, marks=pytest.mark.oldest_line), False], ids=["streaming", "non-streaming"]
 )
 def test_copy_keeps_the_cited_sources_and_copy_all_keeps_every_one(
     page: Page, context: BrowserContext, stack: Stack, stream: bool

@@ -22,7 +22,7 @@ from tests.e2e.owui import set_user_settings
 from tests.e2e.test_citations import EXPECTED
 from tests.e2e.test_citations import check_answer
 
-pytestmark = [pytest.mark.e2e, pytest.mark.per_format, pytest.mark.per_route]
+pytestmark = [pytest.mark.e2e, pytest.mark.per_route]
 VERSION = (ROOT / "VERSION").read_text().strip()
 # Counts the copies of the extension that start in the page: each sets window.owuiCitations.
 # (Whichever runs first, this or the browser extension's content script, every start is counted.)

@@ -30,7 +30,7 @@ def check_applied(page: Page, answers: list[str], shown: int, more: bool, retrie
 
 
 @pytest.mark.parametrize(
-    "stream", [pytest.param(True, marks=pytest.mark.per_format), False], ids=["streaming", "non-streaming"]
+    "stream", [pytest.param(True, marks=pytest.mark.oldest_line), False], ids=["streaming", "non-streaming"]
 )
 def test_settings_apply_at_once_to_every_answer_and_stay_after_reload(page: Page, stack: Stack, stream: bool) -> None:
     set_user_settings(stack, stream=stream)
