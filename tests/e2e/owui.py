@@ -1,6 +1,5 @@
 """Driving Open WebUI as a user does: every version difference is absorbed here, not in tests."""
 
-import json
 import re
 from dataclasses import dataclass
 from dataclasses import field
@@ -133,20 +132,22 @@ def wait_for_citation_numbers(
     # Svelte redraws an answer when its sources arrive, and our buttons are placed again a moment
     # later: what is returned is the state that lasted, not one read again after it.
     stable = (
-        """([id, want]) => {
+        """([id, want, hold]) => {
         const now = JSON.stringify((%s)(id));
-        const same = want === null ? now === window.__owcLast : now === JSON.stringify(want);
+        const same = now === window.__owcLast && (want === null || now === JSON.stringify(want));
         window.__owcLast = now;
         if (!same) { window.__owcSince = undefined; return false; }
         window.__owcSince ??= performance.now();
-        return performance.now() - window.__owcSince >= (want === null ? 2000 : 500) && now;
+        return performance.now() - window.__owcSince >= hold && JSON.parse(now);
     }"""
         % VISIBLE_NUMBERS
     )
+    hold_ms = 2_000 if expected is None else 500
     page.evaluate("() => { window.__owcSince = undefined; window.__owcLast = undefined; }")
     try:
-        lasted = page.wait_for_function(stable, arg=[message_id, expected], timeout=timeout_ms, polling=100)
-        return json.loads(lasted.json_value())
+        return page.wait_for_function(
+            stable, arg=[message_id, expected, hold_ms], timeout=timeout_ms, polling=100
+        ).json_value()
     except PlaywrightTimeoutError:
         return page.evaluate(VISIBLE_NUMBERS, message_id)  # the caller's assertion shows what is there instead
 
