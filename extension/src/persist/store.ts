@@ -58,8 +58,18 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
     'pagehide',
     guard('persist', () => unsaved.forEach(outbox.put)),
   );
-  activity.onAsk(guard('persist', claims.claim));
   const token = () => localStorage.getItem('token');
+  // The user whose answers this page stores: the one signed in when an answer finishes, or
+  // last signed in — looked at when an answer is asked for too, so that a session expiring as
+  // the answer streams leaves it the asker's, stored once they sign in again.
+  let user: string | null = null;
+  const currentUser = (): string | null => (user = userOfToken(token()) ?? user);
+  activity.onAsk(
+    guard('persist', (messageId: string) => {
+      currentUser();
+      claims.claim(messageId);
+    }),
+  );
   const signIns = signal();
   const online = signal();
   // Signed in (as the same user or another): what earlier pages left for that user is stored now.
@@ -106,11 +116,6 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
     keepLast(started, MAX_STARTED);
     void store(pending, left).catch((error: unknown) => fail('persist', error));
   };
-
-  // The user whose answers this page stores: the one signed in when an answer finishes, or
-  // last signed in (a session that expired as the answer streamed is the same person's).
-  let user: string | null = null;
-  const currentUser = (): string | null => (user = userOfToken(token()) ?? user);
 
   hub.subscribe(
     guard('persist', (state: MessageState) => {
