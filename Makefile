@@ -20,7 +20,7 @@ WHEEL := dist/owui_citations-$(VERSION)-py3-none-any.whl
 VENV_PY := .venv/bin/python
 export OWUI_VENV OWUI_VERSION OWUI_CACHE LITELLM_VENV
 
-.PHONY: help setup browser build dist install-extension demo test test-mock test-e2e test-e2e-webext \
+.PHONY: help setup debian-packages build dist install-extension demo test test-mock test-e2e test-e2e-webext \
 	test-e2e-oldest test-matrix test-ts lint lock record-litellm bench bench-core fuzz fuzz-mock soak clean
 .DEFAULT_GOAL := help
 
@@ -52,13 +52,16 @@ $(LITELLM_VENV)/.installed-$(LITELLM_VERSION):
 	$(LITELLM_VENV)/bin/pip install --quiet --disable-pip-version-check "litellm[proxy]==$(LITELLM_VERSION)"
 	touch $@
 
-browser:
+# The browsers and servers the end-to-end tests drive, from Debian's packages.
+debian-packages:
 	@scripts/ensure-debian.sh chromium >/dev/null
 	@scripts/ensure-debian.sh firefox-esr >/dev/null
 	@scripts/ensure-debian.sh nginx >/dev/null
+	@scripts/ensure-debian.sh redis-server >/dev/null
+	@scripts/ensure-debian.sh postgresql >/dev/null
 
 setup: .venv/.installed node_modules/.installed $(OWUI_VENV)/.installed-$(OWUI_VERSION) \
-	$(LITELLM_VENV)/.installed-$(LITELLM_VERSION) browser
+	$(LITELLM_VENV)/.installed-$(LITELLM_VERSION) debian-packages
 
 build: node_modules/.installed
 	npm run --silent build
@@ -73,8 +76,10 @@ install-extension: dist $(OWUI_VENV)/.installed-$(OWUI_VERSION)
 	$(OWUI_VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps --force-reinstall $(WHEEL)
 	cd / && $(OWUI_VENV)/bin/owui-citations install
 
+# SCALE=2: that many Open WebUI replicas behind a round-robin nginx, sharing PostgreSQL and Redis.
+SCALE ?= 1
 demo: setup install-extension
-	$(VENV_PY) -m devstack
+	$(VENV_PY) -m devstack --replicas $(SCALE)
 
 test-mock: .venv/.installed
 	$(VENV_PY) -m pytest tests/mock

@@ -26,6 +26,12 @@ def main() -> int:
         default=1000,
         help="the mock's time to first token (Open WebUI 0.9-0.11 drop a new chat's answer that comes sooner)",
     )
+    parser.add_argument(
+        "--replicas",
+        type=int,
+        default=1,
+        help="Open WebUI processes sharing PostgreSQL and Redis behind a round-robin nginx at --port",
+    )
     args = parser.parse_args()
 
     workdir = ROOT / ".owui"
@@ -41,6 +47,7 @@ def main() -> int:
             first_token_delay_ms=args.first_token_delay_ms,
             ports=(args.mock_port, args.port, args.litellm_port),
             demo=demo,
+            replicas=args.replicas,
         ) as stack:
             print(f"Mock server:  {stack.mock_url}/docs")
             print(f"LiteLLM:      {stack.litellm_url} (the Claude, Gemini and knowledge-base scenarios)")

@@ -7,6 +7,7 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,18 +54,26 @@ class Service:
 
     def wait_until_ready(self, url: str, timeout_s: float) -> None:
         """Polls ``url`` until it answers 200; fails early if the process exits."""
+
+        def answers() -> bool:
+            try:
+                with urllib.request.urlopen(url, timeout=2) as response:
+                    return response.status == 200
+            except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
+                return False
+
+        self.wait_until(answers, timeout_s, url)
+
+    def wait_until(self, ready: Callable[[], bool], timeout_s: float, where: str) -> None:
+        """Polls ``ready`` until it holds; fails early if the process exits."""
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             if self.process is not None and self.process.poll() is not None:
                 raise ServiceError(f"{self.name} exited with code {self.process.returncode}:\n{self.log_tail()}")
-            try:
-                with urllib.request.urlopen(url, timeout=2) as response:
-                    if response.status == 200:
-                        return
-            except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
-                pass
+            if ready():
+                return
             time.sleep(0.25)
-        raise ServiceError(f"{self.name} was not ready at {url} after {timeout_s:.0f} s:\n{self.log_tail()}")
+        raise ServiceError(f"{self.name} was not ready at {where} after {timeout_s:.0f} s:\n{self.log_tail()}")
 
     def stop(self) -> None:
         if self.process is None or self.process.poll() is not None:

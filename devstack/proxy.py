@@ -1,12 +1,14 @@
-"""nginx in front of Open WebUI, from Debian's package, as an organisation's authenticating proxy
-runs it: HTTP basic authentication names the user, and nginx passes that name to Open WebUI in a
-trusted header (WEBUI_AUTH_TRUSTED_EMAIL_HEADER). Open WebUI's page sends `Authorization: Bearer`
-on its API calls, which nginx's basic authentication refuses: only the pages and the sign-in
-request are behind it, and the header is blanked on every other path, so no client can forge it."""
+"""nginx in front of Open WebUI, from Debian's package: round robin over its replicas, and, as an
+organisation's authenticating proxy runs it, HTTP basic authentication that names the user, passed
+to Open WebUI in a trusted header (WEBUI_AUTH_TRUSTED_EMAIL_HEADER). Open WebUI's page sends
+`Authorization: Bearer` on its API calls, which nginx's basic authentication refuses: only the
+pages and the sign-in request are behind it, and the header is blanked on every other path, so no
+client can forge it."""
 
 import subprocess
 from collections.abc import Mapping
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from .processes import Service
@@ -39,29 +41,31 @@ http {
   map $http_upgrade $connection_upgrade { default upgrade; '' close; }
   # The browser's Basic credentials stay here; the app's Bearer token goes on.
   map $http_authorization $upstream_authorization { ~*^Basic ""; default $http_authorization; }
+  # Round robin, not sticky: each request, and each socket, to the next replica.
   upstream owui { %(upstreams)s }
   server {
     listen 127.0.0.1:%(port)d;
-    location / {
-      auth_basic "Open WebUI"; auth_basic_user_file %(dir)s/htpasswd;
-      include %(dir)s/proxied.conf;
-      proxy_set_header %(header)s "";
-    }
-    location ~ ^/api/v1/auths/signin$ {
-      auth_basic "Open WebUI"; auth_basic_user_file %(dir)s/htpasswd;
-      include %(dir)s/proxied.conf;
-      proxy_set_header %(header)s $remote_user;
-    }
-    location /api/ { include %(dir)s/proxied.conf; proxy_set_header %(header)s ""; }
+    location / { %(password)s include %(dir)s/proxied.conf; %(no_one)s }
+    location ~ ^/api/v1/auths/signin$ { %(password)s include %(dir)s/proxied.conf; %(signed_in)s }
+    location /api/ { include %(dir)s/proxied.conf; %(no_one)s }
     location /ws/ {
       include %(dir)s/proxied.conf;
-      proxy_set_header %(header)s "";
+      %(no_one)s
       proxy_set_header Upgrade $http_upgrade;
       proxy_set_header Connection $connection_upgrade;
     }
   }
 }
 """
+
+
+@dataclass(frozen=True)
+class TrustedSignIn:
+    """People the proxy signs in by HTTP basic authentication (name → password), named to Open
+    WebUI in ``header`` (its WEBUI_AUTH_TRUSTED_EMAIL_HEADER)."""
+
+    header: str
+    users: Mapping[str, str]
 
 
 def htpasswd_line(user: str, password: str) -> str:
@@ -72,24 +76,22 @@ def htpasswd_line(user: str, password: str) -> str:
     return f"{user}:{digest}\n"
 
 
-def authenticating_proxy(
-    port: int, upstreams: Sequence[str], header: str, users: Mapping[str, str], directory: Path
-) -> Service:
-    """nginx on 127.0.0.1:``port``, round robin over ``upstreams`` (host:port), signing in ``users``
-    (name → password) by HTTP basic authentication and naming them to Open WebUI in ``header``."""
+def proxy(port: int, upstreams: Sequence[str], directory: Path, sign_in: TrustedSignIn | None = None) -> Service:
+    """nginx on 127.0.0.1:``port``, round robin over ``upstreams`` (host:port); with ``sign_in``,
+    an authenticating proxy."""
     (directory / "tmp").mkdir(parents=True, exist_ok=True)
-    (directory / "htpasswd").write_text("".join(htpasswd_line(user, password) for user, password in users.items()))
     (directory / "proxied.conf").write_text(PROXIED)
+    fill = {"password": "", "no_one": "", "signed_in": ""}
+    if sign_in:
+        lines = "".join(htpasswd_line(user, password) for user, password in sign_in.users.items())
+        (directory / "htpasswd").write_text(lines)
+        fill = {
+            "password": f'auth_basic "Open WebUI"; auth_basic_user_file {directory}/htpasswd;',
+            "no_one": f'proxy_set_header {sign_in.header} "";',  # "": not sent, whatever the client sent
+            "signed_in": f"proxy_set_header {sign_in.header} $remote_user;",
+        }
     servers = " ".join(f"server {upstream};" for upstream in upstreams)
-    config = CONFIG % {"dir": directory, "port": port, "upstreams": servers, "header": header}
-    (directory / "nginx.conf").write_text(config)
-    command = [
-        debian_program("nginx"),
-        "-p",
-        str(directory),
-        "-c",
-        str(directory / "nginx.conf"),
-        "-e",
-        str(directory / "error.log"),
-    ]
-    return Service("nginx", [*command, "-g", "daemon off;"], directory / "nginx.log")
+    (directory / "nginx.conf").write_text(CONFIG % {"dir": directory, "port": port, "upstreams": servers, **fill})
+    command = [debian_program("nginx"), "-p", str(directory), "-c", str(directory / "nginx.conf")]
+    command += ["-e", str(directory / "error.log"), "-g", "daemon off;"]
+    return Service("nginx", command, directory / "nginx.log")

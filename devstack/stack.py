@@ -7,6 +7,7 @@ import shutil
 import sys
 from collections.abc import Iterator
 from collections.abc import Sequence
+from contextlib import ExitStack
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +23,8 @@ from .processes import ROOT
 from .processes import Service
 from .processes import ServiceError
 from .processes import free_port
+from .proxy import proxy
+from .shared import shared_services
 
 
 def pinned_open_webui() -> str:
@@ -297,11 +300,14 @@ def running_stack(
     first_token_delay_ms: int = 0,
     ports: tuple[int, int, int] | None = None,
     demo: Demo | None = None,
+    replicas: int = 1,
 ) -> Iterator[Stack]:
     """The mock server, the LiteLLM proxy and Open WebUI, each a real process, until the block
     ends; on free ports unless ``ports`` (mock, Open WebUI, LiteLLM) are given. ``workdir``
     receives Open WebUI's data, LiteLLM's config and the logs. With ``demo``, Open WebUI's
-    data starts empty: its admin is created only in a database without users."""
+    data starts empty: its admin is created only in a database without users. With ``replicas``
+    above one, that many Open WebUI processes share PostgreSQL, Redis and their data folder behind
+    a round-robin nginx at Open WebUI's address (docs/deployment.md)."""
     mock_port, webui_port, litellm_port = ports or (free_port(), free_port(), free_port())
     mock_url, webui_url = f"http://127.0.0.1:{mock_port}", f"http://127.0.0.1:{webui_port}"
     logs = workdir / "logs"
@@ -314,20 +320,36 @@ def running_stack(
         mock_port, logs / "mock-server.log", token_delay_ms, scenario_args, first_token_delay_ms, cors_origins
     ).start()
     litellm = litellm_proxy(litellm_port, mock_url, load_scenarios(list(scenario_dirs)), workdir, logs / "litellm.log")
-    webui = open_webui(
-        webui_port, mock_port, litellm_port, data_dir, logs / "open-webui.log", extra_env, scenario_dirs, demo
-    )
-    try:
-        mock.wait_until_ready(f"{mock_url}/v1/models", 30)
-        litellm.start()
-        webui.start()
-        litellm.wait_until_ready(f"http://127.0.0.1:{litellm_port}/health/liveliness", 120)
-        webui.wait_until_ready(f"{webui_url}/health", 180)
-        token = sign_in(webui_url, demo)
-        connect_to_mock(webui_url, token, mock_port, litellm_port, scenario_dirs)
-        ask_for_sources(webui_url, token, scenario_dirs)
-        yield Stack(mock_url, webui_url, f"http://127.0.0.1:{litellm_port}", token)
-    finally:
-        webui.stop()
-        litellm.stop()
-        mock.stop()
+    replica_ports = [webui_port] if replicas == 1 else [free_port() for _ in range(replicas)]
+    webuis: list[Service] = []
+    nginx: Service | None = None
+    with ExitStack() as shared:
+        try:
+            mock.wait_until_ready(f"{mock_url}/v1/models", 30)
+            litellm.start()
+            shared_env = {} if replicas == 1 else shared.enter_context(shared_services(logs))
+            for number, port in enumerate(replica_ports, 1):
+                env = {**(extra_env or {}), **shared_env}
+                if replicas > 1:
+                    # Each start empties and refills its static folder: one per replica. Migrations run once.
+                    env |= {"STATIC_DIR": str(workdir / f"static-{number}")}
+                    env |= {"ENABLE_DB_MIGRATIONS": "False"} if number > 1 else {}
+                    env |= {"CORS_ALLOW_ORIGIN": ";".join(local_origins(webui_port))} if demo else {}
+                log = logs / ("open-webui.log" if replicas == 1 else f"open-webui-{number}.log")
+                webui = open_webui(port, mock_port, litellm_port, data_dir, log, env, scenario_dirs, demo)
+                webuis.append(webui.start())
+                # One after the other: the first creates the database's tables (config.py, no lock).
+                webui.wait_until_ready(f"http://127.0.0.1:{port}/health", 180)
+            if replicas > 1:
+                upstreams = [f"127.0.0.1:{port}" for port in replica_ports]
+                nginx = proxy(webui_port, upstreams, workdir / "nginx").start()
+                nginx.wait_until_ready(f"{webui_url}/health", 30)
+            litellm.wait_until_ready(f"http://127.0.0.1:{litellm_port}/health/liveliness", 120)
+            token = sign_in(webui_url, demo)
+            connect_to_mock(webui_url, token, mock_port, litellm_port, scenario_dirs)
+            ask_for_sources(webui_url, token, scenario_dirs)
+            yield Stack(mock_url, webui_url, f"http://127.0.0.1:{litellm_port}", token)
+        finally:
+            for service in [nginx, *webuis, litellm, mock]:
+                if service:
+                    service.stop()

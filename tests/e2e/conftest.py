@@ -46,6 +46,7 @@ def running_stack(
     extra_env: dict[str, str] | None = None,
     scenario_dirs: Sequence[Path] = (),
     demo: Demo | None = None,
+    replicas: int = 1,
 ) -> Iterator[Stack]:
     """The mock server and the pinned Open WebUI with the extension, each a real process; signed in
     with ``demo`` (its admin), else in Open WebUI's no-login mode."""
@@ -57,7 +58,12 @@ def running_stack(
         }
     delay = first_token_delay_ms(installed_version(OWUI_VENV))
     with devstack_running_stack(
-        tmp_path_factory.mktemp("stack"), extra_env, scenario_dirs=scenario_dirs, first_token_delay_ms=delay, demo=demo
+        tmp_path_factory.mktemp("stack"),
+        extra_env,
+        scenario_dirs=scenario_dirs,
+        first_token_delay_ms=delay,
+        demo=demo,
+        replicas=replicas,
     ) as running:
         EGRESS.allow(running.webui_url, running.mock_url)
         yield running

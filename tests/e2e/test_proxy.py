@@ -17,7 +17,8 @@ from playwright.sync_api import Page
 from playwright.sync_api import expect
 
 from devstack.processes import free_port
-from devstack.proxy import authenticating_proxy
+from devstack.proxy import TrustedSignIn
+from devstack.proxy import proxy
 from devstack.stack import Demo
 from devstack.stack import Stack
 from tests.e2e.conftest import running_stack
@@ -52,7 +53,7 @@ def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proxied]:
     }
     with running_stack(tmp_path_factory, env, demo=Demo.new(trusted_header=HEADER)) as stack:
         upstream = urlsplit(stack.webui_url).netloc
-        nginx = authenticating_proxy(port, [upstream], HEADER, {user: password}, tmp_path_factory.mktemp("nginx"))
+        nginx = proxy(port, [upstream], tmp_path_factory.mktemp("nginx"), TrustedSignIn(HEADER, {user: password}))
         nginx.start()
         try:
             nginx.wait_until_ready(f"{proxy_url}/api/config", 30)  # not behind the password

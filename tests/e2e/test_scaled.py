@@ -1,0 +1,65 @@
+"""Scaled out: two Open WebUI replicas sharing PostgreSQL, Redis and their data folder behind a
+round-robin nginx (no sticky sessions), all from Debian's packages (devstack/stack.py, replicas).
+An answer's request and the page's socket may meet different replicas: one scenario per route
+shows its sources streamed and not, and three tabs answering at once each store their answer's
+sources exactly once, none lost after a reload."""
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser
+from playwright.sync_api import Page
+
+from devstack.stack import Stack
+from tests.e2e.conftest import running_stack
+from tests.e2e.owui import chat_id
+from tests.e2e.owui import last_answer_id
+from tests.e2e.owui import open_new_chat
+from tests.e2e.owui import send
+from tests.e2e.owui import set_user_settings
+from tests.e2e.owui import stored_citation_events
+from tests.e2e.test_citations import EXPECTED
+from tests.e2e.test_citations import ONE_PER_ROUTE
+from tests.e2e.test_citations import check_answer
+from tests.e2e.test_store_faults import wait_until_stored
+
+pytestmark = pytest.mark.e2e
+
+TABS = 3
+
+
+@pytest.fixture(scope="module")
+def scaled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    with running_stack(tmp_path_factory, replicas=2) as stack:
+        yield stack
+
+
+@pytest.mark.parametrize("stream", [True, False], ids=["streaming", "non-streaming"])
+@pytest.mark.parametrize("model", sorted(ONE_PER_ROUTE))
+def test_each_route_shows_its_sources_across_replicas(page: Page, scaled: Stack, model: str, stream: bool) -> None:
+    set_user_settings(scaled, stream=stream)
+    open_new_chat(page, scaled, model)
+    send(page)
+    answer = last_answer_id(page)
+    check_answer(page, answer, EXPECTED[model])
+    page.reload()
+    check_answer(page, answer, EXPECTED[model])
+
+
+def test_three_tabs_answering_at_once_store_each_answer_once(browser: Browser, scaled: Stack) -> None:
+    set_user_settings(scaled, stream=True)
+    context = browser.new_context()
+    pages = [context.new_page() for _ in range(TABS)]
+    for page in pages:
+        open_new_chat(page, scaled, "perplexity")
+    for number, page in enumerate(pages, 1):
+        send(page, f"Question {number} of {TABS}", paste=True)
+    answers = [(page, chat_id(page), last_answer_id(page, timeout_ms=60_000)) for page in pages]
+    for page, chat, answer in answers:
+        assert wait_until_stored(page, scaled, chat, [answer], timeout_s=60) == {answer: 1}
+    pages[0].wait_for_timeout(3_000)  # nothing stored twice by a late retry
+    for page, chat, answer in answers:
+        assert stored_citation_events(scaled, chat) == {answer: 1}
+        page.reload()
+        check_answer(page, answer, EXPECTED["perplexity"])
+    context.close()
