@@ -1,8 +1,8 @@
 """Scaled out: two Open WebUI replicas sharing PostgreSQL, Redis and their data folder behind a
 round-robin nginx (no sticky sessions), all from Debian's packages (devstack/stack.py, replicas).
 An answer's request and the page's socket may meet different replicas: sources in the answer's
-chunks and in Open WebUI's source events are shown streamed and not, and three tabs answering at once each store their answer's
-sources exactly once, none lost after a reload."""
+chunks and in Open WebUI's source events are shown streamed and not, and three tabs answering at
+once each store their answer's sources exactly once, none lost after a reload."""
 
 from collections.abc import Iterator
 
