@@ -1,7 +1,7 @@
 """Scaled out: two Open WebUI replicas sharing PostgreSQL, Redis and their data folder behind a
 round-robin nginx (no sticky sessions), all from Debian's packages (devstack/stack.py, replicas).
 An answer's request and the page's socket may meet different replicas: sources in the answer's
-chunks and in Open WebUI's source events are shown streamed and not, and three tabs answering at
+chunks (streamed and not) and in Open WebUI's own shape are shown, and three tabs answering at
 once each store their answer's sources exactly once, none lost after a reload."""
 
 from collections.abc import Iterator
@@ -25,9 +25,10 @@ from tests.e2e.test_store_faults import wait_until_stored
 pytestmark = pytest.mark.e2e
 
 TABS = 3
-# Sources in the answer's own chunks, and in Open WebUI's source events: across replicas, both
-# travel from the replica that streams the answer to the one that holds the page's socket.
-ROUTES = ["perplexity", "open-webui-upstream"]
+# Sources in the answer's own chunks, and in Open WebUI's own shape: across replicas, both travel
+# from the replica that answers to the one that holds the page's socket. (Open WebUI's own shape
+# streamed never reaches a page, scaled out or not: limits.OWN_SHAPE_WITHOUT_CHOICES.)
+ROUTES = [("perplexity", True), ("perplexity", False), ("open-webui-upstream", False)]
 
 
 @pytest.fixture(scope="module")
@@ -36,8 +37,11 @@ def scaled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         yield stack
 
 
-@pytest.mark.parametrize("stream", [True, False], ids=["streaming", "non-streaming"])
-@pytest.mark.parametrize("model", ROUTES)
+@pytest.mark.parametrize(
+    ("model", "stream"),
+    ROUTES,
+    ids=[f"{model}-{'streaming' if stream else 'non-streaming'}" for model, stream in ROUTES],
+)
 def test_each_route_shows_its_sources_across_replicas(page: Page, scaled: Stack, model: str, stream: bool) -> None:
     set_user_settings(scaled, stream=stream)
     open_new_chat(page, scaled, model)
