@@ -196,6 +196,17 @@ def check_answer(page: Page, message_id: str, seen: Seen) -> None:
     expect(native_source_strip(page, message_id)).to_have_count(0)
 
 
+def check_asked_live_and_after_reload(page: Page, stack: Stack, model: str, stream: bool) -> None:
+    """A question to ``model`` in a new chat: its answer's sources shown as it finishes, and after a reload."""
+    set_user_settings(stack, stream=stream)
+    open_new_chat(page, stack, model)
+    send(page)
+    message_id = last_answer_id(page)
+    check_answer(page, message_id, EXPECTED[model])
+    page.reload()
+    check_answer(page, message_id, EXPECTED[model])
+
+
 def check_preview_and_modal(page: Page, message_id: str, seen: Seen) -> None:
     if seen.buttons:
         button = page.locator(f"#message-{message_id} .owc-cite:visible").first

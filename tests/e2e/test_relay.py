@@ -12,12 +12,7 @@ from playwright.sync_api import Page
 from devstack.stack import Stack
 from tests.e2e.delivery import console_script
 from tests.e2e.owui import Console
-from tests.e2e.owui import last_answer_id
-from tests.e2e.owui import open_new_chat
-from tests.e2e.owui import send
-from tests.e2e.owui import set_user_settings
-from tests.e2e.test_citations import EXPECTED
-from tests.e2e.test_citations import check_answer
+from tests.e2e.test_citations import check_asked_live_and_after_reload
 
 pytestmark = [pytest.mark.e2e, pytest.mark.relay]
 
@@ -49,11 +44,5 @@ def test_with_the_relay_sources_open_webui_drops_are_shown_and_kept(
     page: Page, stack: Stack, relay: None, model: str
 ) -> None:
     console = Console().watch(page)
-    set_user_settings(stack, stream=True)
-    open_new_chat(page, stack, model)
-    send(page)
-    message_id = last_answer_id(page)
-    check_answer(page, message_id, EXPECTED[model])
-    page.reload()
-    check_answer(page, message_id, EXPECTED[model])
+    check_asked_live_and_after_reload(page, stack, model, stream=True)
     assert console.problems == []

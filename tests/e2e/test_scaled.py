@@ -20,6 +20,7 @@ from tests.e2e.owui import set_user_settings
 from tests.e2e.owui import stored_citation_events
 from tests.e2e.test_citations import EXPECTED
 from tests.e2e.test_citations import check_answer
+from tests.e2e.test_citations import check_asked_live_and_after_reload
 from tests.e2e.test_store_faults import wait_until_stored
 
 pytestmark = pytest.mark.e2e
@@ -43,13 +44,7 @@ def scaled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     ids=[f"{model}-{'streaming' if stream else 'non-streaming'}" for model, stream in ROUTES],
 )
 def test_each_route_shows_its_sources_across_replicas(page: Page, scaled: Stack, model: str, stream: bool) -> None:
-    set_user_settings(scaled, stream=stream)
-    open_new_chat(page, scaled, model)
-    send(page)
-    answer = last_answer_id(page)
-    check_answer(page, answer, EXPECTED[model])
-    page.reload()
-    check_answer(page, answer, EXPECTED[model])
+    check_asked_live_and_after_reload(page, scaled, model, stream)
 
 
 def test_three_tabs_answering_at_once_store_each_answer_once(browser: Browser, scaled: Stack) -> None:
