@@ -8,6 +8,7 @@
 import {
   answerTags,
   type Citation,
+  citationNumbers,
   linkMarkers,
   type MarkerSpan,
   mayHoldMarker,
@@ -84,7 +85,8 @@ const buttonsFor = (indices: number[], byIndex: Map<number, Citation>): HTMLButt
 interface View {
   citations: readonly Citation[];
   byIndex: Map<number, Citation>;
-  byUrl: Map<string, Citation>;
+  /** Which citation a URL names: the core's rule, as the list's cited and retrieved are told apart. */
+  byUrl: ReadonlyMap<string, number>;
   contentSpans: readonly MarkerSpan[];
 }
 
@@ -394,19 +396,19 @@ function markUnnamedRuns(message: Element, root: Element, content: string, runs:
 }
 
 /** Links to a cited URL: a marker link ([[1]](url), [1](url)) becomes the button; any other gets one after it. */
-function linkAnchors(message: Element, root: Element, byUrl: Map<string, Citation>): void {
+function linkAnchors(message: Element, root: Element, { byUrl, byIndex }: View): void {
   for (const anchor of root.querySelectorAll<HTMLAnchorElement>('a[href]:not(.owc-hidden)')) {
     if (anchor.closest(`.owc-hidden, ${LISTS}`) || anchor.nextElementSibling?.matches('.owc-cite[data-owc-link]'))
       continue;
     const url = safeUrl(anchor.getAttribute('href')) ?? '';
-    const citation = byUrl.get(url);
+    const citation = byIndex.get(byUrl.get(url) ?? 0);
     if (!citation) continue;
     const button = citeButton(citation);
     button.setAttribute('data-owc-link', '');
     const isMarker = /^\[?\d+\]?$/.test(anchor.textContent?.trim() ?? '') || anchor.querySelector('button') !== null;
     if (isMarker) anchor.classList.add('owc-hidden');
     anchor.after(button);
-    place(attach(message, anchor, [button]), [button], (view) => indexOf(view.byUrl.get(url)));
+    place(attach(message, anchor, [button]), [button], (view) => indexOf(view.byIndex.get(view.byUrl.get(url) ?? 0)));
   }
 }
 
@@ -574,11 +576,12 @@ export function applyToMessage(
   const container = answerContainer(message);
   if (!container || citations.length === 0) return;
   const byIndex = new Map(citations.map((c) => [c.index, c]));
-  const byUrl = new Map(citations.filter((c) => c.url).map((c) => [c.url!, c]));
+  const { byUrl } = citationNumbers(citations);
   const renewed = changed(message, citations);
   // The answer's markdown, read where markers are linked or buttons renumbered.
   const contentSpans = done || renewed ? spansOf(content, citations) : [];
-  if (renewed) renumber(message, { citations, byIndex, byUrl, contentSpans });
+  const view: View = { citations, byIndex, byUrl, contentSpans };
+  if (renewed) renumber(message, view);
 
   // Svelte rewrites the answer's text on every streamed token: markers are linked once it is done.
   if (done) {
@@ -587,7 +590,7 @@ export function applyToMessage(
       linkTags(message, prose, citations);
       hideSourcesBlock(prose, contentSpans);
       linkFootnotes(message, prose, contentSpans, citations);
-      linkAnchors(message, prose, byUrl);
+      linkAnchors(message, prose, view);
       linkCiteAnchors(message, prose, citations, byIndex);
       replaceNativeButtons(message, prose, citations, runs, byIndex);
       markUnnamedRuns(message, prose, content, runs);

@@ -1,0 +1,25 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { GlobalRegistrator } from '@happy-dom/global-registrator';
+import { citation } from '../test-support/citation.js';
+
+GlobalRegistrator.register({ url: 'http://127.0.0.1:8080/' });
+const { applyToMessage } = await import('./message.js');
+
+/** An answer as Open WebUI 0.12 draws it: its markdown rendered inside the message's container. */
+function answer(id: string, html: string): HTMLElement {
+  const message = document.createElement('div');
+  message.id = `message-${id}`;
+  message.innerHTML = `<div class="chat-assistant"><div id="response-content-container"><div class="markdown-prose">${html}</div></div></div>`;
+  document.body.append(message);
+  return message;
+}
+
+test('a link to a URL two sources share gets the button of the first, the one the list shows as cited', () => {
+  const url = 'https://example.com/report';
+  const sources = [citation(1, { url, refs: [1] }), citation(2, { url, refs: [2] })];
+  const message = answer('m1', `<p>See <a href="${url}">the report</a>.</p>`);
+  applyToMessage(message, 'm1', sources, `See [the report](${url}).`, true);
+  const buttons = [...message.querySelectorAll<HTMLElement>('.owc-cite')].map((b) => b.dataset.owcIndex);
+  assert.deepEqual(buttons, ['1']);
+});
