@@ -20,6 +20,9 @@ test('a link to a URL two sources share gets the button of the first, the one th
   const sources = [citation(1, { url, refs: [1] }), citation(2, { url, refs: [2] })];
   const message = answer('m1', `<p>See <a href="${url}">the report</a>.</p>`);
   applyToMessage(message, 'm1', sources, `See [the report](${url}).`, true);
-  const buttons = [...message.querySelectorAll<HTMLElement>('.owc-cite')].map((b) => b.dataset.owcIndex);
-  assert.deepEqual(buttons, ['1']);
+  const numbers = (selector: string) =>
+    [...message.querySelectorAll<HTMLElement>(selector)].map((button) => Number(button.dataset.owcIndex));
+  assert.deepEqual(numbers('.owc-sources .owc-source'), [1]);
+  assert.match(message.querySelector('.owc-retrieved summary')?.textContent ?? '', /^1 more/);
+  assert.deepEqual(numbers('.owc-cite'), [1]);
 });
