@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { GlobalRegistrator } from '@happy-dom/global-registrator';
+import type { ChatActivity } from '../capture/chat-activity.js';
+import { createHub } from '../capture/hub.js';
+
+GlobalRegistrator.register({ url: 'http://127.0.0.1:8080/' });
+const { startStore } = await import('./store.js');
+
+// A session token as Open WebUI keeps it: only its `id` claim is read (session.ts).
+localStorage.setItem('token', `e30.${btoa(JSON.stringify({ id: 'user-1' }))}.signature`);
+
+const activity: ChatActivity = { request: () => undefined, onAsk() {}, onSignIn() {}, settled: async () => {} };
+const perplexity = {
+  choices: [{ message: { role: 'assistant', content: 'Stars [1].' } }],
+  citations: ['https://example.com/stars'],
+};
+
+/** The requests the store sends for one finished answer with sources, in a chat named `chatId`. */
+async function requestsFor(chatId: string): Promise<string[]> {
+  const requests: string[] = [];
+  const fetch = async (url: RequestInfo | URL) => {
+    requests.push(String(url));
+    return new Response('{}', { status: 404 });
+  };
+  const hub = createHub(() => 'en');
+  startStore(hub, fetch as typeof window.fetch, activity);
+  hub.add('message-1', chatId, perplexity);
+  hub.finish('message-1', 'Stars [1].');
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  return requests;
+}
+
+test("a finished answer's sources are stored into its chat: the store reads the chat first", async () => {
+  assert.deepEqual(await requestsFor('chat-1'), ['/api/v1/chats/chat-1']);
+});
+
+test('a temporary chat (its id "local", store.ts) starts no request at all', async () => {
+  assert.deepEqual(await requestsFor('local'), []);
+});
