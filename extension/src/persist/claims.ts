@@ -16,6 +16,8 @@ export interface Claims {
   claimed(messageId: string): boolean;
   /** Lets the lock go: stored, or nothing to store. */
   release(messageId: string): void;
+  /** Lets every lock go: this tab stores nothing more (persist turned off). */
+  releaseAll(): void;
 }
 
 export function createClaims(holdMs: number): Claims {
@@ -35,5 +37,6 @@ export function createClaims(holdMs: number): Claims {
     },
     claimed: (messageId) => releases.has(messageId),
     release,
+    releaseAll: () => [...releases.keys()].forEach(release),
   };
 }

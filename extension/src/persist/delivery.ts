@@ -37,6 +37,8 @@ export interface DeliveryDeps {
   onStored?(message: StoredMessage): void;
   /** The first failure: from now on the answer waits in the outbox too, in case the page goes away. */
   onTrouble?(): void;
+  /** Persist turned off: no state runs after, and the answer is left unsaved (for a later page). */
+  stop?: AbortSignal;
 }
 
 type State =
@@ -188,6 +190,9 @@ export async function deliver(
   };
 
   let state: State = settleFirst ? { name: 'settling', timeoutMs: SETTLE_TIMEOUT_MS } : { name: 'reading' };
-  while (state.name !== 'finished') state = next(state, await run(state), memory);
+  while (state.name !== 'finished') {
+    if (deps.stop?.aborted) return 'unsaved';
+    state = next(state, await run(state), memory);
+  }
   return state.outcome;
 }

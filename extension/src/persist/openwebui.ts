@@ -99,10 +99,15 @@ export interface OpenWebuiApi {
 // A request that hangs (a proxy holding the connection) is a network failure, retried.
 const TIMEOUT_MS = 30_000;
 
+const timeoutOr = (stop?: AbortSignal): AbortSignal =>
+  stop ? AbortSignal.any([stop, AbortSignal.timeout(TIMEOUT_MS)]) : AbortSignal.timeout(TIMEOUT_MS);
+
+/** `stop`: persist turned off; a request on its way is cancelled, none is sent after. */
 export function createOpenWebuiApi(
   fetch: typeof window.fetch,
   token: () => string | null,
   userId: string,
+  stop?: AbortSignal,
 ): OpenWebuiApi {
   const request = async (endpoint: Endpoint): Promise<unknown> => {
     const url = pathOf(endpoint);
@@ -113,7 +118,7 @@ export function createOpenWebuiApi(
     let response: Response;
     let text: string;
     try {
-      response = await fetch(url, { ...init, headers, signal: AbortSignal.timeout(TIMEOUT_MS) });
+      response = await fetch(url, { ...init, headers, signal: timeoutOr(stop) });
       text = await response.text();
     } catch (error) {
       throw new NetworkError(`${url}: ${String(error)}`, { cause: error });

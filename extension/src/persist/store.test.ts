@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { GlobalRegistrator } from '@happy-dom/global-registrator';
 import type { ChatActivity } from '../capture/chat-activity.js';
 import { createHub } from '../capture/hub.js';
+import { fail } from '../guard.js';
 
 GlobalRegistrator.register({ url: 'http://127.0.0.1:8080/' });
 const { startStore } = await import('./store.js');
@@ -37,4 +38,34 @@ test("a finished answer's sources are stored into its chat: the store reads the 
 
 test('a temporary chat (its id "local", store.ts) starts no request at all', async () => {
   assert.deepEqual(await requestsFor('local'), []);
+});
+
+// Last: it turns persist off for the rest of this file's process.
+test('persist turned off mid-delivery sends no further request, and leaves the answer to the next page', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  t.mock.method(console, 'warn', () => {});
+  const requests: string[] = [];
+  const busy = async (url: RequestInfo | URL) => {
+    requests.push(String(url));
+    return new Response('busy', { status: 503 });
+  };
+  const settle = async () => {
+    for (let i = 0; i < 10; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
+  const hub = createHub(() => 'en');
+  startStore(hub, busy as typeof window.fetch, activity);
+  hub.add('message-2', 'chat-2', perplexity);
+  hub.finish('message-2', 'Stars [1].');
+  await settle();
+  t.mock.timers.tick(1000); // a 503 is retried within a second
+  await settle();
+  assert.deepEqual(requests, ['/api/v1/chats/chat-2', '/api/v1/chats/chat-2']);
+
+  fail('persist', new Error('a bug of ours'));
+  t.mock.timers.tick(60_000);
+  await settle();
+  assert.equal(requests.length, 2);
+  const left = Object.keys(localStorage).filter((key) => key.startsWith('owui-citations:outbox:'));
+  assert.equal(left.length, 1);
+  assert.match(localStorage.getItem(left[0] ?? '') ?? '', /message-2/);
 });

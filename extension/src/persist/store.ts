@@ -13,7 +13,7 @@
 import { keepLast } from '../bounded.js';
 import type { ChatActivity } from '../capture/chat-activity.js';
 import type { Hub, MessageState } from '../capture/hub.js';
-import { fail, guard } from '../guard.js';
+import { fail, guard, onDisable } from '../guard.js';
 import { createClaims, storeLock } from './claims.js';
 import { type DeliveryDeps, deliver, type Outcome } from './delivery.js';
 import { createOpenWebuiApi } from './openwebui.js';
@@ -23,7 +23,6 @@ import { sourceEventBody } from './shape.js';
 
 // A temporary chat's id in events, `local:<socket id>`, is no id (ids.ts) and reaches the hub as no chat.
 const isTemporary = (chatId: string): boolean => chatId === 'local';
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 // An answer that streams longer than this no longer keeps the other tabs from storing it.
 const CLAIM_MS = 5 * 60_000;
 // The sign-in request is answered before the app keeps the new token: look a moment later.
@@ -33,6 +32,20 @@ const AFTER_SIGN_IN_MS = 1000;
 const SESSION_CHECK_MS = 30_000;
 // Answers started in this page, remembered so that a finished answer is stored once.
 const MAX_STARTED = 1000;
+
+/** A promise resolved after `ms`, or at once when `stop` aborts. */
+function sleeper(stop: AbortSignal): (ms: number) => Promise<void> {
+  return (ms) =>
+    new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        stop.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      stop.addEventListener('abort', done);
+    });
+}
 
 /** A promise for the next time `fire` is called. */
 function signal(): { fire(): void; next(): Promise<void> } {
@@ -54,10 +67,18 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
   // Started and not stored yet: written to the outbox only if the page goes away meanwhile (a
   // write per answer would cost every answer, a large one most), or once storing fails.
   const unsaved = new Map<string, Pending>();
-  window.addEventListener(
-    'pagehide',
-    guard('persist', () => unsaved.forEach(outbox.put)),
-  );
+  const leaveUnsaved = (): void => unsaved.forEach(outbox.put);
+  // Turned off (after an error of its own): what is not stored yet waits for the next page, and
+  // every request, sleep and listener of persist ends here.
+  const stopping = new AbortController();
+  const stop = stopping.signal;
+  const sleep = sleeper(stop);
+  onDisable('persist', () => {
+    leaveUnsaved();
+    claims.releaseAll();
+    stopping.abort();
+  });
+  window.addEventListener('pagehide', guard('persist', leaveUnsaved), { signal: stop });
   const token = () => localStorage.getItem('token');
   // The user whose answers this page stores: the one signed in when an answer finishes, or
   // last signed in — looked at when an answer is asked for too, so that a session expiring as
@@ -78,14 +99,16 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
     replayOutbox();
   });
   activity.onSignIn(() => setTimeout(signedIn, AFTER_SIGN_IN_MS));
-  window.addEventListener('storage', (event) => event.key === 'token' && event.newValue && signedIn());
-  window.addEventListener('online', online.fire);
+  window.addEventListener('storage', (event) => event.key === 'token' && event.newValue && signedIn(), {
+    signal: stop,
+  });
+  window.addEventListener('online', online.fire, { signal: stop });
 
   async function store(pending: Pending, left: boolean): Promise<void> {
     const { chatId, messageId } = pending;
     unsaved.set(messageId, pending);
     const deps: DeliveryDeps = {
-      api: createOpenWebuiApi(fetch, token, pending.userId),
+      api: createOpenWebuiApi(fetch, token, pending.userId, stop),
       settled: activity.settled,
       sleep,
       signedIn: () => Promise.race([signIns.next(), sleep(SESSION_CHECK_MS)]),
@@ -93,6 +116,7 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
       random: Math.random,
       onStored: left ? (message) => hub.setStored(messageId, chatId, message) : undefined,
       onTrouble: () => outbox.put(pending),
+      stop,
     };
     // Stored while a page writes the chat back, our source would be erased or doubled
     // (chat-activity.ts): this page, or the one that left it in the outbox just before closing.
