@@ -19,6 +19,7 @@ from playwright.sync_api import sync_playwright
 from bench.figures import FIGURES
 from bench.figures import Sizes
 from bench.report import table
+from bench.report import unmeasured
 from bench.report import write
 from devstack.browser import chromium_launch_args
 from devstack.stack import ROOT
@@ -93,7 +94,10 @@ def main() -> int:
         for name in args.only.split(","):
             print(f"bench: {name}…", file=sys.stderr, flush=True)
             try:
-                rows += FIGURES[name](stack, browser, sizes)
+                measured = FIGURES[name](stack, browser, sizes)
+                if not measured:
+                    raise RuntimeError("no row")
+                rows += measured
             except Exception as error:  # one figure that cannot be measured does not lose the others
                 failed[name] = f"{type(error).__name__}: {error}".splitlines()[0]
                 print(f"bench: {name} could not be measured: {failed[name]}", file=sys.stderr, flush=True)
@@ -101,7 +105,9 @@ def main() -> int:
         browser.close()
     print(table(rows))
     print(f"\nWritten to {args.out}", file=sys.stderr)
-    return 1 if failed else 0
+    if missing := unmeasured(rows):
+        print(f"bench: not measured: {', '.join(missing)}", file=sys.stderr)
+    return 1 if failed or missing else 0
 
 
 if __name__ == "__main__":

@@ -77,6 +77,16 @@ def row(
     )
 
 
+def unmeasured(rows: Sequence[Row]) -> list[str]:
+    """The metrics a run did not measure: no figure with the extension, or no figure without it
+    where the target compares the two. A run that leaves any fails (a missed target does not)."""
+    return [
+        r.metric
+        for r in rows
+        if r.with_median is None or (r.target.startswith(("ratio", "added")) and r.without_median is None)
+    ]
+
+
 def _cell(value: float | None, digits: int = 1) -> str:
     return "—" if value is None else f"{value:.{digits}f}"
 
