@@ -6,6 +6,7 @@
 
 import { cutStart } from './limits.js';
 import type { Citation } from './model.js';
+import { isWebUrl } from './urls.js';
 
 // Enough words to find the passage, few enough that a small difference between the producer's
 // copy and the page (a changed word, markup between words) does not lose the match.
@@ -54,7 +55,7 @@ export function sourceLink(citation: Pick<Citation, 'url' | 'page' | 'quote' | '
   if (!url) return null;
   if (isPdf(url)) return citation.page !== null && !url.includes('#') ? `${url}#page=${citation.page}` : url;
   // Web pages only (a relative link is one of Open WebUI's files), and never a second directive.
-  if (!/^https?:\/\//i.test(url) || url.includes(':~:')) return url;
+  if (!isWebUrl(url) || url.includes(':~:')) return url;
   const directive = textDirective(citation.quote?.text ?? citation.snippet ?? '');
   if (!directive) return url;
   return url.includes('#') ? `${url}${directive}` : `${url}#${directive}`;

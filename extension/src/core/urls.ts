@@ -35,9 +35,15 @@ function checkUrl(raw: string): string | null {
       return null;
     }
   }
+  return parseWeb(value)?.href ?? null;
+}
+
+/** An absolute http(s) URL, parsed; anything else (other schemes parse too: "mailto:…", or any
+ * "word: text") is null. The one place that says which schemes are the web's. */
+function parseWeb(value: string): URL | null {
   try {
     const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
   } catch {
     return null;
   }
@@ -73,14 +79,7 @@ export function urlLabel(url: string): string {
 
 /** "example.com" for an http(s) URL, else null. */
 export function hostOf(url: string | null): string | null {
-  if (!url) return null;
-  try {
-    const parsed = new URL(url);
-    // Other schemes parse too, with an empty host ("mailto:…", or any "word: text").
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.host.replace(/^www\./, '') : null;
-  } catch {
-    return null;
-  }
+  return (url && parseWeb(url)?.host.replace(/^www\./, '')) || null;
 }
 
 /** The file name at the end of a path or URL ("reports/2024.pdf" → "2024.pdf"). */

@@ -10,8 +10,7 @@
 
 import { arr, firstChoice, int, isObject, type JsonObject, obj, objects, str } from '../json.js';
 import type { Draft, Format } from '../model.js';
-
-const isWeb = (value: string | null): value is string => value !== null && /^https?:\/\//i.test(value);
+import { isWebUrl } from '../urls.js';
 
 function draft(citation: JsonObject): Draft | null {
   const quote = str(citation.cited_text);
@@ -21,9 +20,9 @@ function draft(citation: JsonObject): Draft | null {
     if (!url) return null;
     return {
       id: url,
-      url: isWeb(url) ? url : null,
+      url: isWebUrl(url) ? url : null,
       title: str(citation.title),
-      kind: isWeb(url) ? 'web' : 'document',
+      kind: isWebUrl(url) ? 'web' : 'document',
       ...common,
     };
   }
@@ -71,7 +70,7 @@ export const claudeCitations: Format = {
     const searched = objects(fields.web_search_results).flatMap((result) => objects(result.content));
     for (const page of searched) {
       const url = str(page.url);
-      if (isWeb(url))
+      if (isWebUrl(url))
         drafts.push({ id: url, url, title: str(page.title), kind: 'web', date: str(page.page_age), refs: [] });
     }
     // Numbered in the order first cited; the refs say so to the markers (there are none in the text).
