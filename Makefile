@@ -93,9 +93,11 @@ test-e2e-oldest:
 	  E2E_ARGS="-m 'per_route or oldest_line or relay'"
 
 # The browser extension's test builds in Chromium and Firefox ESR, and the userscript, each in an
-# Open WebUI that serves its own loader.js (tests/e2e/delivery.py): one scenario per route.
+# Open WebUI that serves its own loader.js (tests/e2e/delivery.py). Firefox: one scenario per route.
+# Chromium runs the same bundle as the pinned run, only put in the page another way: its packaging,
+# a chunk's and a message's fields, streamed and not.
 test-e2e-webext: setup install-extension
-	E2E_DELIVERY=webext $(VENV_PY) -m pytest tests/e2e -m per_route
+	E2E_DELIVERY=webext $(VENV_PY) -m pytest tests/e2e -m per_route -k "packaging or perplexity or azure"
 	E2E_DELIVERY=webext $(VENV_PY) -m pytest tests/e2e -m per_route --browser firefox
 	E2E_DELIVERY=userscript $(VENV_PY) -m pytest tests/e2e -m per_route -k "perplexity or status"
 
@@ -128,7 +130,8 @@ record-litellm: .venv/.installed $(LITELLM_VENV)/.installed-$(LITELLM_VERSION)
 bench-core: node_modules/.installed
 	npm run --silent bench:core
 
-# Not part of `make test` (which runs it once, small, in tests/test_bench.py): about 35 minutes.
+# Not part of `make test`: about 50 minutes. `make bench BENCH_ARGS=--smoke` (about 5 minutes) proves it
+# still measures every figure, with and without the extension: run it after changing bench/.
 # A full run (no BENCH_ARGS) writes bench/results.json, to commit, and docs/performance.md from it.
 bench: setup build
 	$(VENV_PY) -m bench $(BENCH_ARGS)

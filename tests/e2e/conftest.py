@@ -93,27 +93,63 @@ def browser_type_launch_args(browser_name: str) -> dict:
     return firefox_launch_args() if browser_name == "firefox" else chromium_launch_args()
 
 
-if DELIVERY == "webext":
+@contextmanager
+def delivered_context(
+    browser: Browser,
+    browser_type: BrowserType,
+    launch_args: dict,
+    context_args: dict,
+    profile: Path,
+    stack: Stack,
+) -> Iterator[BrowserContext]:
+    """A browser context the extension reaches the page in, as E2E_DELIVERY says (delivery.py)."""
+    if DELIVERY == "webext":
+        with extension_context(browser_type, profile, launch_args, context_args, stack.webui_url) as extended:
+            EGRESS.watch_context(extended)
+            yield extended
+        return
+    context = browser.new_context(**context_args)
+    if DELIVERY == "userscript":
+        context.add_init_script(path=USERSCRIPT)
+    try:
+        yield context
+    finally:
+        context.close()
+
+
+if DELIVERY != "loader":  # the loader's is pytest-playwright's own, which keeps a failed test's screenshot
 
     @pytest.fixture
     def context(
+        browser: Browser,
         browser_type: BrowserType,
         browser_type_launch_args: dict,
         browser_context_args: dict,
         tmp_path: Path,
         stack: Stack,
     ) -> Iterator[BrowserContext]:
-        with extension_context(
-            browser_type, tmp_path / "profile", browser_type_launch_args, browser_context_args, stack.webui_url
-        ) as extended:
-            EGRESS.watch_context(extended)
-            yield extended
-elif DELIVERY == "userscript":
+        with delivered_context(
+            browser, browser_type, browser_type_launch_args, browser_context_args, tmp_path / "profile", stack
+        ) as delivered:
+            yield delivered
 
-    @pytest.fixture
-    def context(context: BrowserContext) -> BrowserContext:
-        context.add_init_script(path=USERSCRIPT)
-        return context
+
+@pytest.fixture(scope="module")
+def module_context(
+    browser: Browser,
+    browser_type: BrowserType,
+    browser_type_launch_args: dict,
+    browser_context_args: dict,
+    tmp_path_factory: pytest.TempPathFactory,
+    stack: Stack,
+) -> Iterator[BrowserContext]:
+    """One context for a module's tests, each in a page of its own: Open WebUI's scripts come from
+    its cache after the first page (a page load 1.5 s sooner), and the browser extension's browser
+    starts once, not for every test."""
+    with delivered_context(
+        browser, browser_type, browser_type_launch_args, browser_context_args, tmp_path_factory.mktemp("profile"), stack
+    ) as delivered:
+        yield delivered
 
 
 @pytest.fixture(scope="session")

@@ -2,11 +2,13 @@
 preview, list and modal, streaming and not, and again after a reload from stored data."""
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from playwright.sync_api import BrowserContext
 from playwright.sync_api import Page
 from playwright.sync_api import expect
 
@@ -180,6 +182,14 @@ def marks(model: str) -> list[pytest.MarkDecorator]:
 
 def test_every_scenario_has_expectations() -> None:
     assert ONE_PER_ROUTE <= set(EXPECTED) == set(SCENARIOS)
+
+
+@pytest.fixture
+def page(module_context: BrowserContext) -> Iterator[Page]:
+    """Each scenario in a page of its own, in the module's browser context (conftest.py)."""
+    own = module_context.new_page()
+    yield own
+    own.close()
 
 
 def check_answer(page: Page, message_id: str, seen: Seen) -> None:
