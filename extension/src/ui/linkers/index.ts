@@ -1,0 +1,29 @@
+/**
+ * The linkers: each finds one kind of citation in a finished answer's rendered text and puts our
+ * buttons there (or hides what our list replaces). They run in this order over each prose block:
+ * a later one skips what an earlier one marked (hidden, or followed by our button).
+ */
+
+import { linkAnchors, linkCiteAnchors } from './anchors.js';
+import { linkFootnotes } from './footnotes.js';
+import { replaceNativeButtons } from './native-buttons.js';
+import type { Pass } from './pass.js';
+import { linkPlainSpans } from './plain-spans.js';
+import { hideSourcesBlock } from './sources-block.js';
+import { linkTags } from './tags.js';
+import { linkTextMarkers } from './text-markers.js';
+import { markUnnamedRuns } from './unnamed.js';
+
+export { openWebuiRuns, type Pass } from './pass.js';
+
+export const LINKERS: ReadonlyArray<(pass: Pass, root: Element) => void> = [
+  linkTags,
+  hideSourcesBlock,
+  linkFootnotes,
+  linkAnchors,
+  linkCiteAnchors,
+  replaceNativeButtons,
+  markUnnamedRuns,
+  linkTextMarkers,
+  linkPlainSpans,
+];

@@ -1,0 +1,38 @@
+import { attach } from '../attachments.js';
+import { buttonsFor, unnamedMark } from '../buttons.js';
+import { nativeButtonTarget, nativeInlineButtons } from '../native.js';
+import type { Pass } from './pass.js';
+
+/** Open WebUI's buttons we stand in for, with the numbers we put after them. */
+const replaced = new WeakMap<Element, { indices: string; nodes: HTMLElement[] }>();
+
+/** Open WebUI's own inline citation buttons (once sources are on the message) become ours. */
+export function replaceNativeButtons({ message, runs, view: { citations, byIndex } }: Pass, root: Element): void {
+  // Open WebUI draws one button "+1 more" for a run, and nothing for one none of whose numbers it has.
+  const groups = runs.filter((group) => group.indices.length > 0);
+  // Open WebUI draws one button per group of markers, in reading order, named after the source
+  // at the position the group's first number gives in its own list. Once it has drawn them all,
+  // the k-th button stands for the k-th group, whatever its name (Open WebUI's own copy of a
+  // source can merge or reorder its list). Before that (its sources still arriving), the name
+  // finds the group, and a button placed then is placed again once all are drawn.
+  const natives = nativeInlineButtons(root).filter((button) => replaced.has(button) || !button.closest('.owc-hidden'));
+  const complete = natives.length === groups.length;
+  let next = 0;
+  natives.forEach((button, k) => {
+    const { candidates, more } = nativeButtonTarget(button, citations);
+    const sized = (group: { written: number[] } | undefined) => group?.written.length === more + 1;
+    const named = (group: { written: number[] }) =>
+      sized(group) && candidates.some((c) => c.index === group.written[0]);
+    const at = complete ? (sized(groups[k]) ? k : -1) : groups.findIndex((group, i) => i >= next && named(group));
+    if (at >= 0) next = at + 1;
+    const indices = at >= 0 ? groups[at]!.indices : null;
+    const earlier = replaced.get(button);
+    if (!indices || earlier?.indices === indices.join() || (earlier && !complete)) return;
+    earlier?.nodes.forEach((node) => node.remove());
+    const replacement = [...buttonsFor(indices, byIndex), ...groups[at]!.unnamed.map(unnamedMark)];
+    button.classList.add('owc-hidden');
+    button.after(...replacement);
+    replaced.set(button, { indices: indices.join(), nodes: replacement });
+    attach(message, button, replacement);
+  });
+}

@@ -1,0 +1,41 @@
+/** What one pass over a finished answer links against: the answer's element, its markdown, the
+ * view of its citations, and the marker runs Open WebUI draws buttons for. */
+
+import { type MarkerSpan, writtenMarker } from '../../core/index.js';
+import type { View } from '../attachments.js';
+
+export interface Pass {
+  message: Element;
+  content: string;
+  view: View;
+  runs: readonly Run[];
+}
+
+/** Markers Open WebUI reads as citations, adjacent ones ([1][2]) as one run, as it draws them. */
+export interface Run {
+  start: number;
+  end: number;
+  written: number[];
+  indices: number[];
+  unnamed: number[];
+}
+
+export function openWebuiRuns(content: string, contentSpans: readonly MarkerSpan[]): Run[] {
+  const runs: Run[] = [];
+  for (const span of contentSpans) {
+    const marker = content.slice(span.start, span.end);
+    const { drawnByOpenWebui, numbers: written } = writtenMarker(marker);
+    if (span.kind !== 'marker' || !drawnByOpenWebui) continue;
+    const last = runs.at(-1);
+    if (last && last.end === span.start) {
+      last.written.push(...written);
+      last.indices.push(...span.indices);
+      last.unnamed.push(...(span.unnamed ?? []));
+      last.end = span.end;
+    } else {
+      const { start, end, indices, unnamed = [] } = span;
+      runs.push({ start, end, written, indices: [...indices], unnamed: [...unnamed] });
+    }
+  }
+  return runs;
+}

@@ -1,0 +1,26 @@
+import { answerTags } from '../../core/index.js';
+import { attach, place } from '../attachments.js';
+import { citeButton, citing, citingRef } from '../buttons.js';
+import { hideRange, textNodes } from './dom-text.js';
+import type { Pass } from './pass.js';
+
+/** Brave's `<citation>{…}</citation>` tags become numbered buttons; its other tags are hidden.
+ * Open WebUI shows them as text, so they are found in the block's joined text. */
+export function linkTags({ message, view: { citations } }: Pass, root: Element): void {
+  for (const block of root.querySelectorAll('p, li, h1, h2, h3, h4, h5, h6, td')) {
+    if (!block.textContent?.includes('</')) continue;
+    const nodes = textNodes(block);
+    const text = nodes.map(({ node }) => node.data).join('');
+    for (const tag of answerTags(text).reverse()) {
+      // from the end: earlier offsets stay valid
+      const at = hideRange(message, nodes, tag.start, tag.end);
+      const number = tag.name === 'citation' ? tag.data?.number : undefined;
+      if (!at || typeof number !== 'number') continue;
+      const citation = citing(citations, number);
+      if (!citation) continue;
+      const button = citeButton(citation);
+      at.after(button);
+      place(attach(message, at, [button]), [button], citingRef(number));
+    }
+  }
+}

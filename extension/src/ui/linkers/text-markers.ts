@@ -1,0 +1,47 @@
+import { linkMarkers, mayHoldMarker } from '../../core/index.js';
+import { attach, place, type View } from '../attachments.js';
+import { buttonsFor, unnamedMark } from '../buttons.js';
+import { el } from '../dom.js';
+import { SKIPPED } from './dom-text.js';
+import type { Pass } from './pass.js';
+
+/** Text markers ([1], [doc1], 【1】…) and OpenRAG tags in the text nodes of the answer. */
+export function linkTextMarkers({ message, view: { citations, byIndex } }: Pass, root: Element): void {
+  // Skipped subtrees are left whole, not each text node's ancestors searched (hundreds of links).
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, (node) => {
+    if (node instanceof Element) return node.matches(SKIPPED) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_SKIP;
+    return mayHoldMarker((node as Text).data) ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP;
+  });
+  const nodes: Text[] = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) nodes.push(node as Text);
+  for (const node of nodes) {
+    const spans = linkMarkers(node.data, citations, { anchors: false });
+    if (spans.length === 0) continue;
+    const added: Node[] = [];
+    const placed: Array<{ buttons: HTMLButtonElement[]; marks: HTMLElement[]; written: string }> = [];
+    let cursor = node;
+    let consumed = 0;
+    for (const span of spans) {
+      const marker = cursor.splitText(span.start - consumed);
+      const rest = marker.splitText(span.end - span.start);
+      const buttons = span.kind === 'hide' ? [] : buttonsFor(span.indices, byIndex);
+      const marks = (span.unnamed ?? []).map(unnamedMark);
+      placed.push({ buttons, marks, written: marker.data });
+      const replacement =
+        span.kind === 'hide' ? [el('span', { class: 'owc-hidden' }, marker.data)] : [...buttons, ...marks];
+      marker.replaceWith(...replacement);
+      added.push(...replacement, rest);
+      cursor = rest;
+      consumed = span.end;
+    }
+    const attachment = attach(message, node, added); // once split: the text it keeps is its own
+    for (const { buttons, marks, written } of placed) {
+      const markerIn = (view: View) =>
+        linkMarkers(written, view.citations, { anchors: false }).find((s) => s.kind === 'marker');
+      place(attachment, buttons, (view) => markerIn(view)?.indices ?? [], {
+        marks,
+        find: (view) => markerIn(view)?.unnamed ?? [],
+      });
+    }
+  }
+}
