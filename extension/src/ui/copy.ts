@@ -9,6 +9,7 @@
 
 import { type Citation, sourceLink, sourcesMarkdown } from '../core/index.js';
 import { guard } from '../guard.js';
+import type { Feature } from './context.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
 import { messageId } from './observe.js';
@@ -130,3 +131,20 @@ export function copyAllSources(button: HTMLElement, citations: readonly Citation
     () => {},
   );
 }
+
+/** Copying an answer keeps its cited sources; "copy all" copies every source of a list. */
+export const initCopy: Feature = (ui, signal) => {
+  keepSourcesOnCopy((id) => ui.split(id).cited, signal);
+  document.addEventListener(
+    'click',
+    guard('ui', (event: MouseEvent) => {
+      const target = event.target as Element | null;
+      const list = target?.closest?.<HTMLElement>('.owc-sources');
+      const button = list && target?.closest<HTMLElement>('.owc-copy-all');
+      if (!button) return;
+      const { cited, retrieved } = ui.split(list.dataset.owcMessageId ?? '');
+      copyAllSources(button, [...cited, ...retrieved]);
+    }),
+    { capture: true, signal },
+  );
+};

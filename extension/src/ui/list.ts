@@ -6,6 +6,8 @@
 
 import { keepLast } from '../bounded.js';
 import type { Citation } from '../core/index.js';
+import { guard } from '../guard.js';
+import type { Feature } from './context.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
 import { origin, pageText } from './present.js';
@@ -129,3 +131,30 @@ export function fillRetrieved(group: HTMLDetailsElement, retrieved: readonly Cit
   const rows = group.querySelector('ol');
   if (group.open && rows && rows.childElementCount === 0) rows.append(...retrieved.map(sourceButton));
 }
+
+/** "Show all" in a list; the retrieved sources, drawn when their group is opened. */
+export const initList: Feature = (ui, signal) => {
+  document.addEventListener(
+    'click',
+    guard('ui', (event: MouseEvent) => {
+      const target = event.target as Element | null;
+      const list = target?.closest?.<HTMLElement>('.owc-sources');
+      const listed = list?.closest<HTMLElement>('[id^="message-"]');
+      if (!list || !listed || !target?.closest('.owc-more')) return;
+      toggleList(list.dataset.owcMessageId ?? '');
+      ui.apply(listed);
+      list.querySelector<HTMLElement>('.owc-more')?.focus();
+    }),
+    { capture: true, signal },
+  );
+  // `toggle` does not bubble: caught on its way down.
+  document.addEventListener(
+    'toggle',
+    guard('ui', (event: Event) => {
+      const group = event.target;
+      if (!(group instanceof HTMLDetailsElement) || !group.matches('.owc-retrieved')) return;
+      fillRetrieved(group, ui.split(group.dataset.owcMessageId ?? '').retrieved);
+    }),
+    { capture: true, signal },
+  );
+};

@@ -5,9 +5,12 @@
  */
 
 import { type Citation, sourceLink } from '../core/index.js';
+import { guard } from '../guard.js';
+import type { Feature } from './context.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
 import { citationText, origin, pageText, scoreText } from './present.js';
+import { hidePreview } from './preview.js';
 
 let close: (() => void) | null = null;
 
@@ -152,3 +155,20 @@ export function openModal(citations: readonly Citation[], index: number, opener:
   document.body.append(backdrop);
   show(position);
 }
+
+/** A click on a citation button or a listed source opens the modal at that source. */
+export const initModal: Feature = (ui, signal) => {
+  document.addEventListener(
+    'click',
+    guard('ui', (event: MouseEvent) => {
+      const trigger = (event.target as Element | null)?.closest?.('.owc-cite, .owc-source');
+      const found = trigger && ui.citationAt(trigger);
+      if (!found) return;
+      event.preventDefault();
+      event.stopPropagation();
+      hidePreview();
+      openModal(found.citations, found.citation.index, trigger as HTMLElement);
+    }),
+    { capture: true, signal },
+  );
+};

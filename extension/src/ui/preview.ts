@@ -1,6 +1,8 @@
 /** The hover/focus card of a citation button: title, origin, page, score, first lines. */
 
 import type { Citation } from '../core/index.js';
+import { guard } from '../guard.js';
+import type { Feature } from './context.js';
 import { el } from './dom.js';
 import { origin, pageText, scoreText } from './present.js';
 
@@ -33,3 +35,19 @@ export function hidePreview(): void {
   card = null;
   document.querySelectorAll('[aria-describedby="owc-preview"]').forEach((e) => e.removeAttribute('aria-describedby'));
 }
+
+/** Hovering or focusing a citation button previews its source. */
+export const initPreview: Feature = (ui, signal) => {
+  const preview = guard('ui', (event: Event) => {
+    const trigger = (event.target as Element | null)?.closest?.('.owc-cite');
+    const found = trigger && ui.citationAt(trigger);
+    if (found) showPreview(trigger as HTMLElement, found.citation);
+  });
+  document.addEventListener('pointerover', preview, { signal });
+  document.addEventListener('focusin', preview, { signal });
+  const leave = (event: Event) => {
+    if ((event.target as Element | null)?.closest?.('.owc-cite')) hidePreview();
+  };
+  document.addEventListener('pointerout', leave, { signal });
+  document.addEventListener('focusout', leave, { signal });
+};

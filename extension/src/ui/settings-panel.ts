@@ -1,9 +1,11 @@
 /** The settings under a source list's ⚙ button: a small form, each change applied at once to
  * every answer on the page (ui/index.ts, by delegation). */
 
+import { guard } from '../guard.js';
+import type { Feature } from './context.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
-import { type Settings, SHOWN_CHOICES, settings } from './settings.js';
+import { onSettingsChangedElsewhere, type Settings, SHOWN_CHOICES, saveSettings, settings } from './settings.js';
 
 export function settingsPanel(id: string): HTMLElement {
   const current = settings();
@@ -62,3 +64,40 @@ export function togglePanel(toggle: HTMLElement, open = toggle.getAttribute('ari
   toggle.setAttribute('aria-expanded', String(open));
   if (open) shown.querySelector<HTMLElement>('select')?.focus();
 }
+
+/** The settings panel: opened and closed from its toggle (Escape closes it), each change saved and
+ * applied at once to every answer, as a change made in another tab is. */
+export const initSettingsPanel: Feature = (ui, signal) => {
+  onSettingsChangedElsewhere(guard('ui', ui.applyAll), signal);
+  document.addEventListener(
+    'click',
+    guard('ui', (event: MouseEvent) => {
+      const toggle = (event.target as Element | null)?.closest?.<HTMLElement>('.owc-settings-toggle');
+      if (toggle) togglePanel(toggle);
+    }),
+    { capture: true, signal },
+  );
+  document.addEventListener(
+    'change',
+    guard('ui', (event: Event) => {
+      const panel = (event.target as Element | null)?.closest?.('.owc-settings');
+      if (!panel) return;
+      saveSettings(readPanel(panel));
+      ui.applyAll();
+    }),
+    { signal },
+  );
+  document.addEventListener(
+    'keydown',
+    guard('ui', (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return; // every key typed in the page comes here: nothing else looked up
+      const panel = (event.target as Element | null)?.closest?.('.owc-settings');
+      const toggle = panel && document.querySelector<HTMLElement>(`[aria-controls="${CSS.escape(panel.id)}"]`);
+      if (!toggle) return;
+      event.stopPropagation();
+      togglePanel(toggle, false);
+      toggle.focus();
+    }),
+    { signal },
+  );
+};
