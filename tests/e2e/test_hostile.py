@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 
 from devstack.stack import Stack
 from mock_server.registry import BUILT_IN_SCENARIOS
+from mock_server.registry import load_scenarios
 from mock_server.templates import Renderer
 from tests.e2e.egress import Egress
 from tests.e2e.limits import gap_for
@@ -85,6 +86,15 @@ MODES = {
         "hostile-lightrag",
     ],
 }
+
+
+def test_every_hostile_scenario_runs_in_one_mode() -> None:
+    """A hostile scenario added to mock_server/scenarios/hostile and missing from MODES would never run."""
+    listed = [model for models in MODES.values() for model in models]
+    hostile = [name for name in load_scenarios([BUILT_IN_SCENARIOS / "hostile"]) if name.startswith("hostile-")]
+    assert sorted(listed) == sorted(hostile)
+
+
 # Formats whose answers write no markers (OpenRAG, NVIDIA RAG, Exa, MiMo), or cite with links to their URLs
 # (Groq), which hostile URLs are not: no button is expected.
 UNMARKED = {"hostile-openrag", "hostile-nvidia-rag", "hostile-groq-compound", "hostile-exa", "hostile-xiaomi-mimo"}
