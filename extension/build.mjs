@@ -1,10 +1,10 @@
 // Builds the extension: dist/core.mjs (the pure core, ESM, for Node and tests),
 // dist/owui-citations.js (the browser bundle Open WebUI loads as /static/loader.js), then
-// around that bundle the browser extensions and the userscript (webext/build.mjs).
+// around that bundle the browser extensions and the userscript (build-webext.mjs).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { buildWebext } from './webext/build.mjs';
+import { buildWebext } from './build-webext.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 // One version for the bundle, the wheel and the browser extension: the repository's VERSION file.
@@ -54,4 +54,4 @@ const [, bundled] = await Promise.all([
 // What each source file adds to the bundle: `make bench` accounts for the bundle's size with it.
 writeFileSync(here('dist/owui-citations.meta.json'), JSON.stringify(bundled.metafile));
 
-await buildWebext({ version, dist: here('dist'), statics: here('webext'), sources: here('src/webext') });
+await buildWebext({ version, dist: here('dist'), statics: here('src/webext'), sources: here('src/webext') });

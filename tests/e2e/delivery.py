@@ -28,7 +28,7 @@ WEBEXT_TEST_BUILDS = {
 }
 USERSCRIPT = ROOT / "extension" / "dist" / "owui-citations.user.js"
 REGISTERED_TIMEOUT_MS = 15_000
-FIREFOX_EXTENSION_ID = "owui-citations@open-webui-citations"  # the gecko id of extension/webext/build.mjs
+FIREFOX_EXTENSION_ID = "owui-citations@open-webui-citations"  # the gecko id of extension/build-webext.mjs
 
 
 def console_script() -> str:

@@ -18,7 +18,7 @@ from tests.e2e.owui import wait_for_citation_numbers
 pytestmark = [pytest.mark.e2e, pytest.mark.oldest_line]
 
 # Message ids a crafted chat can hold, each a way out of `/api/v1/chats/<id>/messages/<id>/event`
-# (extension/src/test-support/hostile-ids.ts has the whole list, for the unit tests).
+# (extension/test-support/hostile-ids.ts has the whole list, for the unit tests).
 CRAFTED_IDS = [
     "../../../retrieval/reset/db?",
     "../../auths/api_key#",

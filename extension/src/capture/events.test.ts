@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { HOSTILE_IDS } from '../test-support/hostile-ids.js';
+import { HOSTILE_IDS } from '../../test-support/hostile-ids.js';
 import { RELAY_EVENT, routeEvent } from './events.js';
 import { createHub } from './hub.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { citation } from '../test-support/citation.js';
+import { citation } from '../../test-support/citation.js';
 import { splitCited } from './cited.js';
 
 const FIVE = [1, 2, 3, 4, 5].map((n) => citation(n, { url: `https://s${n}.example/` }));

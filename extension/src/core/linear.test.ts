@@ -21,7 +21,7 @@ import { test } from 'node:test';
 
 import fc from 'fast-check';
 
-import { citation } from '../test-support/citation.js';
+import { citation } from '../../test-support/citation.js';
 import {
   answerTags,
   type Citation,

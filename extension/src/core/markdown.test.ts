@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { citation } from '../test-support/citation.js';
+import { citation } from '../../test-support/citation.js';
 import { sourcesMarkdown } from './markdown.js';
 
 const OPTIONS = {

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 
 import fc from 'fast-check';
 
-import { citation } from '../test-support/citation.js';
+import { citation } from '../../test-support/citation.js';
 import { linkMarkers, type MarkerSpan, sourcesTags, writtenMarker } from './markers.js';
 
 const THREE = [citation(1), citation(2), citation(3)];

@@ -22,7 +22,7 @@ import {
   markerText,
   sseText,
   WIRE_FORMATS,
-} from '../test-support/hostile.js';
+} from '../../test-support/hostile.js';
 import {
   createAccumulator,
   type ExtractResult,

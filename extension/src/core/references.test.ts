@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { citation } from '../test-support/citation.js';
+import { citation } from '../../test-support/citation.js';
 import { splitCited } from './cited.js';
 import { extractCitations } from './extract.js';
 import { linkMarkers } from './markers.js';

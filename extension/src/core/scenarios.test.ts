@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 
-import { answerOf, type MockServer, startMockServer } from '../test-support/mock-server.js';
+import { answerOf, type MockServer, startMockServer } from '../../test-support/mock-server.js';
 import { createAccumulator } from './accumulate.js';
 import { splitCited } from './cited.js';
 import { extractCitations } from './extract.js';

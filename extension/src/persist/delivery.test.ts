@@ -8,8 +8,8 @@ import {
   type FakeOpenWebui,
   tokenFor,
   USER,
-} from '../test-support/fake-openwebui.js';
-import { HOSTILE_IDS } from '../test-support/hostile-ids.js';
+} from '../../test-support/fake-openwebui.js';
+import { HOSTILE_IDS } from '../../test-support/hostile-ids.js';
 import { type DeliveryDeps, deliver } from './delivery.js';
 import { createOpenWebuiApi, failureKind, HttpError, NetworkError, UnreadableResponse } from './openwebui.js';
 

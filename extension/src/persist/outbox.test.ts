@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { HOSTILE_IDS } from '../test-support/hostile-ids.js';
+import { HOSTILE_IDS } from '../../test-support/hostile-ids.js';
 import { createOutbox, MAX_OUTBOX_CHARS } from './outbox.js';
 
 /** localStorage's interface over a Map, with an optional size limit like the browser's quota. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { tokenFor } from '../test-support/fake-openwebui.js';
+import { tokenFor } from '../../test-support/fake-openwebui.js';
 import { userOfToken } from './session.js';
 
 test('a session token names its user; anything else names nobody', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { GlobalRegistrator } from '@happy-dom/global-registrator';
-import { citation } from '../test-support/citation.js';
+import { citation } from '../../test-support/citation.js';
 import type { UiContext } from './context.js';
 
 GlobalRegistrator.register({ url: 'http://127.0.0.1:8080/' });

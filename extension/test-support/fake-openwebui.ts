@@ -3,7 +3,7 @@
  * message event, the session), with faults to inject; and a fake clock for its waits.
  */
 
-import { userOfToken } from '../persist/session.js';
+import { userOfToken } from '../src/persist/session.js';
 
 interface FakeMessage {
   content: string;

@@ -1,6 +1,6 @@
 /** A citation for tests: source n, cited as [n], every other field empty unless given. */
 
-import type { Citation } from '../core/model.js';
+import type { Citation } from '../src/core/model.js';
 
 export function citation(index: number, extra: Partial<Citation> = {}): Citation {
   return {

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PYTHON = process.env.MOCK_PYTHON ?? `${ROOT}.venv/bin/python`;
 
 async function freePort(): Promise<number> {

@@ -5,7 +5,7 @@
 
 import { performance } from 'node:perf_hooks';
 
-import { createAccumulator, extractCitations, linkMarkers, splitCited } from '../src/core/index.js';
+import { createAccumulator, extractCitations, linkMarkers, splitCited } from '../extension/src/core/index.js';
 
 const RUNS = 50;
 
