@@ -149,7 +149,7 @@ fuzz: node_modules/.installed fuzz-mock
 	npm run --silent fuzz
 
 soak: .venv/.installed
-	$(VENV_PY) -m devstack.soak --seconds $(SOAK_SECONDS)
+	$(VENV_PY) -m bench.soak --seconds $(SOAK_SECONDS)
 
 # Checks only, no rewrite (make test runs it): ruff and mypy for Python, Biome for TypeScript.
 # To rewrite what they can: ruff format; ruff check --fix; npx biome check --write.

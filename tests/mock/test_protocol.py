@@ -8,8 +8,8 @@ import openai
 import pytest
 from openai.types.chat import ChatCompletionMessageParam
 
+from bench.soak import SCENARIOS as PRODUCERS
 from devstack.processes import free_port
-from devstack.soak import SCENARIOS as PRODUCERS
 from devstack.stack import mock_server
 from tests.wire import CHAT_SCENARIOS
 from tests.wire import SCENARIOS

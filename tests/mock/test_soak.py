@@ -5,8 +5,8 @@ memory are reported, not asserted (they belong to the long run)."""
 import json
 from pathlib import Path
 
-from devstack.soak import soak
-from devstack.soak import table
+from bench.soak import soak
+from bench.soak import table
 
 
 def test_short_soak_has_no_errors_and_writes_its_report(tmp_path: Path) -> None:

@@ -1,7 +1,7 @@
 """`make soak`: a bounded load on a real mock server process, to see that it keeps answering
 and that its memory stays flat.
 
-    python -m devstack.soak [--seconds 120] [--concurrency 32] [--token-delay-ms 5] [--out bench/soak.json]
+    python -m bench.soak [--seconds 120] [--concurrency 32] [--token-delay-ms 5] [--out bench/soak.json]
 
 Loopback only; stops by itself after --seconds or --max-requests. Every producer scenario is
 requested in turn, streamed and not, on each endpoint it speaks (chat completions, responses,
@@ -25,11 +25,12 @@ from pathlib import Path
 
 import httpx
 
+from bench.report import median
+from bench.report import p95
+from devstack.processes import free_port
+from devstack.stack import ROOT
+from devstack.stack import mock_server
 from mock_server.registry import load_scenarios
-
-from .processes import free_port
-from .stack import ROOT
-from .stack import mock_server
 
 # The first producers of docs/formats.md's scenario table (not the hostile or benchmark families).
 SCENARIOS = (
@@ -155,11 +156,6 @@ async def _load(
     return tally, samples, elapsed
 
 
-def _percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
-
-
 def machine() -> str:
     return f"{os.cpu_count()} cores, {platform.system()} {platform.machine()}, Python {platform.python_version()}"
 
@@ -201,8 +197,8 @@ def soak(
         "errors": len(tally.errors),
         "first_errors": tally.errors[:5],
         "latency_ms": {
-            "p50": round(_percentile(latencies, 0.5), 1),
-            "p95": round(_percentile(latencies, 0.95), 1),
+            "p50": round(median(latencies) or 0, 1),
+            "p95": round(p95(latencies) or 0, 1),
             "max": round(max(latencies), 1),
         },
         "rss_mib": {
@@ -246,7 +242,7 @@ def table(report: dict) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m devstack.soak", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        prog="python -m bench.soak", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--seconds", type=float, default=120)
     parser.add_argument("--concurrency", type=int, default=32)
