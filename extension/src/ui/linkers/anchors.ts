@@ -1,8 +1,8 @@
-import { type Citation, linkMarkers, safeUrl } from '../../core/index.js';
+import { safeUrl } from '../../core/index.js';
 import { attach, place } from '../attachments.js';
 import { citeButton, indexOf } from '../buttons.js';
 import { LISTS } from './dom-text.js';
-import type { Pass } from './pass.js';
+import { markerIn, type Pass } from './pass.js';
 
 /** Links to a cited URL: a marker link ([[1]](url), [1](url)) becomes the button; any other gets one after it. */
 export function linkAnchors({ message, view: { byUrl, byIndex } }: Pass, root: Element): void {
@@ -24,16 +24,14 @@ export function linkAnchors({ message, view: { byUrl, byIndex } }: Pass, root: E
 /** A marker written as a markdown link to "CITE" ([id](CITE)), which Open WebUI draws as a link
  * named by a source's id: it becomes that source's button, found as the core reads the marker. */
 export function linkCiteAnchors({ message, view: { citations, byIndex } }: Pass, root: Element): void {
-  const sourceOf = (marker: string, view: { citations: readonly Citation[] }): number[] =>
-    linkMarkers(marker, view.citations, { anchors: false }).find((s) => s.kind === 'marker')?.indices ?? [];
   for (const anchor of root.querySelectorAll<HTMLAnchorElement>('a[href="CITE"]:not(.owc-hidden)')) {
     if (anchor.closest(`.owc-hidden, ${LISTS}`)) continue;
     const marker = `[${anchor.textContent?.trim() ?? ''}](CITE)`;
-    const citation = byIndex.get(sourceOf(marker, { citations })[0] ?? -1);
+    const citation = byIndex.get(markerIn(marker, citations)?.indices[0] ?? -1);
     if (!citation) continue;
     const button = citeButton(citation);
     anchor.classList.add('owc-hidden');
     anchor.after(button);
-    place(attach(message, anchor, [button]), [button], (view) => sourceOf(marker, view));
+    place(attach(message, anchor, [button]), [button], (view) => markerIn(marker, view.citations)?.indices ?? []);
   }
 }

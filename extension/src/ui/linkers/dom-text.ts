@@ -6,7 +6,6 @@ import { el } from '../dom.js';
 
 /** Our own lists under the answer: never read as the answer's text. */
 export const LISTS = '.owc-sources, .owc-retrieved';
-export const SKIPPED = `pre, code, .owc-hidden, ${LISTS}, button, a, [contenteditable]`;
 
 /** The text nodes of an answer block in reading order, with where each starts in their joined text. */
 export function textNodes(root: Element): Array<{ node: Text; start: number }> {

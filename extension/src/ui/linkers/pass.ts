@@ -1,7 +1,7 @@
 /** What one pass over a finished answer links against: the answer's element, its markdown, the
  * view of its citations, and the marker runs Open WebUI draws buttons for. */
 
-import { type MarkerSpan, writtenMarker } from '../../core/index.js';
+import { type Citation, linkMarkers, type MarkerSpan, writtenMarker } from '../../core/index.js';
 import type { View } from '../attachments.js';
 
 export interface Pass {
@@ -39,3 +39,8 @@ export function openWebuiRuns(content: string, contentSpans: readonly MarkerSpan
   }
   return runs;
 }
+
+/** The marker a piece of written text is, read as the core reads it against these citations: how a
+ * placed button finds its sources again when the citations change. */
+export const markerIn = (written: string, citations: readonly Citation[]): MarkerSpan | undefined =>
+  linkMarkers(written, citations, { anchors: false }).find((s) => s.kind === 'marker');

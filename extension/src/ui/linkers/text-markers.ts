@@ -1,9 +1,12 @@
 import { linkMarkers, mayHoldMarker } from '../../core/index.js';
-import { attach, place, type View } from '../attachments.js';
+import { attach, place } from '../attachments.js';
 import { buttonsFor, unnamedMark } from '../buttons.js';
 import { el } from '../dom.js';
-import { SKIPPED } from './dom-text.js';
-import type { Pass } from './pass.js';
+import { LISTS } from './dom-text.js';
+import { markerIn, type Pass } from './pass.js';
+
+/** Subtrees whose text is no marker of the answer's: code, what is hidden, our lists, buttons, links. */
+const SKIPPED = `pre, code, .owc-hidden, ${LISTS}, button, a, [contenteditable]`;
 
 /** Text markers ([1], [doc1], 【1】…) and OpenRAG tags in the text nodes of the answer. */
 export function linkTextMarkers({ message, view: { citations, byIndex } }: Pass, root: Element): void {
@@ -36,11 +39,9 @@ export function linkTextMarkers({ message, view: { citations, byIndex } }: Pass,
     }
     const attachment = attach(message, node, added); // once split: the text it keeps is its own
     for (const { buttons, marks, written } of placed) {
-      const markerIn = (view: View) =>
-        linkMarkers(written, view.citations, { anchors: false }).find((s) => s.kind === 'marker');
-      place(attachment, buttons, (view) => markerIn(view)?.indices ?? [], {
+      place(attachment, buttons, (view) => markerIn(written, view.citations)?.indices ?? [], {
         marks,
-        find: (view) => markerIn(view)?.unnamed ?? [],
+        find: (view) => markerIn(written, view.citations)?.unnamed ?? [],
       });
     }
   }
