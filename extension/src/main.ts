@@ -21,7 +21,7 @@ declare const VERSION: string;
 
 declare global {
   interface Window {
-    owuiCitations?: { version: string; citations(messageId: string): unknown };
+    owuiCitations?: { version: string; citations(messageId: string): unknown; view(messageId: string): unknown };
   }
 }
 
@@ -29,7 +29,11 @@ guard('boot', () => {
   // Loaded twice (a page that adds the script again): the first copy already taps everything.
   if (window.owuiCitations) return;
   const hub = createHub(locale);
-  window.owuiCitations = { version: VERSION, citations: (messageId: string) => hub.citations(messageId).citations };
+  window.owuiCitations = {
+    version: VERSION,
+    citations: (messageId: string) => hub.citations(messageId).citations,
+    view: (messageId: string) => hub.view(messageId),
+  };
   const direct = createDirectRequests();
   const onEvent = guard('capture', (event: unknown) =>
     routeEvent(hub, event as Parameters<typeof routeEvent>[1], (messageId, chatId, formData) =>

@@ -4,7 +4,13 @@
  */
 
 import { keepLast } from '../bounded.js';
-import { type Accumulator, createAccumulator, type ExtractResult, extractCitations } from '../core/index.js';
+import {
+  type Accumulator,
+  type Citation,
+  createAccumulator,
+  type ExtractResult,
+  extractCitations,
+} from '../core/index.js';
 import { messageText } from './message-text.js';
 
 export interface MessageState {
@@ -15,6 +21,16 @@ export interface MessageState {
   content: string;
   done: boolean;
   /** Answered while this page was open (not only read from the stored chat). */
+  live: boolean;
+}
+
+/** What the UI shows of an answer, read from the hub in one place. */
+export interface AnswerView {
+  messageId: string;
+  citations: readonly Citation[];
+  /** The answer's markdown: as stored or finished, else what streamed so far. */
+  text: string;
+  done: boolean;
   live: boolean;
 }
 
@@ -41,6 +57,7 @@ export interface Hub {
    * from now on, not the raw data they were read from. */
   settle(messageId: string): void;
   citations(messageId: string): ExtractResult;
+  view(messageId: string): AnswerView | undefined;
   subscribe(listener: Listener): () => void;
 }
 
@@ -120,6 +137,30 @@ export function createHub(locale: () => string): Hub {
     changed(entry);
   };
 
+  /** Raw upstream data wins over what is stored: it is what the producer sent. */
+  const citations = (messageId: string): ExtractResult => {
+    const entry = messages.get(messageId);
+    if (!entry) return { format: null, citations: [] };
+    const added = adds.get(messageId) ?? 0;
+    let parsed = parsedStreams.get(messageId);
+    if (parsed?.adds !== added) {
+      parsed = remember(parsedStreams, messageId, { adds: added, result: entry.accumulator.result() });
+    }
+    const copied = parsed.result.format === 'open-webui';
+    if (parsed.result.citations.length && !copied) return parsed.result;
+    // Producers whose sources are only in the text Open WebUI relays (Jina's footnote
+    // definitions, Brave's tags, LightRAG's references) are read from the finished answer, once
+    // per text; they win over Open WebUI's own copy of the same sources (its source events from
+    // url_citations), which are links: sources read without any link are not that copy, and leave
+    // Open WebUI's own (its knowledge bases, its web search) as they are.
+    const written = entry.done && entry.content ? fromText(messageId, entry.content) : null;
+    const fromStore = storedCitations(messageId);
+    const wins = copied ? written?.citations.some((c) => c.url !== null) : !fromStore?.citations.length;
+    if (written?.citations.length && wins) return written;
+    if (parsed.result.citations.length) return parsed.result;
+    return fromStore ?? parsed.result;
+  };
+
   return {
     get: (messageId) => messages.get(messageId),
     add,
@@ -152,28 +193,12 @@ export function createHub(locale: () => string): Hub {
       const result = parsed && parsed.adds === adds.get(messageId) ? parsed.result : entry.accumulator.result();
       entry.accumulator = settledAccumulator(result, entry.content ? '' : entry.accumulator.text()); // the text once
     },
-    /** Raw upstream data wins over what is stored: it is what the producer sent. */
-    citations(messageId) {
+    citations,
+    view(messageId) {
       const entry = messages.get(messageId);
-      if (!entry) return { format: null, citations: [] };
-      const added = adds.get(messageId) ?? 0;
-      let parsed = parsedStreams.get(messageId);
-      if (parsed?.adds !== added) {
-        parsed = remember(parsedStreams, messageId, { adds: added, result: entry.accumulator.result() });
-      }
-      const copied = parsed.result.format === 'open-webui';
-      if (parsed.result.citations.length && !copied) return parsed.result;
-      // Producers whose sources are only in the text Open WebUI relays (Jina's footnote
-      // definitions, Brave's tags, LightRAG's references) are read from the finished answer, once
-      // per text; they win over Open WebUI's own copy of the same sources (its source events from
-      // url_citations), which are links: sources read without any link are not that copy, and leave
-      // Open WebUI's own (its knowledge bases, its web search) as they are.
-      const written = entry.done && entry.content ? fromText(messageId, entry.content) : null;
-      const fromStore = storedCitations(messageId);
-      const wins = copied ? written?.citations.some((c) => c.url !== null) : !fromStore?.citations.length;
-      if (written?.citations.length && wins) return written;
-      if (parsed.result.citations.length) return parsed.result;
-      return fromStore ?? parsed.result;
+      if (!entry) return undefined;
+      const text = entry.content || entry.accumulator.text();
+      return { messageId, citations: citations(messageId).citations, text, done: entry.done, live: entry.live };
     },
     subscribe(listener) {
       listeners.add(listener);

@@ -26,27 +26,30 @@ export function startUi(hub: Hub): void {
     restoreOpenWebuiView();
   });
   injectStyles();
+  startFeatures(hub, signal);
+}
+
+type Answers = Pick<Hub, 'view' | 'subscribe'>;
+
+/** The answers drawn as the hub changes, and each feature's listeners, until `signal` ends them. */
+export function startFeatures(hub: Answers, signal: AbortSignal): UiContext {
   const ui = answersOnThePage(hub, signal);
   for (const init of FEATURES) init(ui, signal);
+  return ui;
 }
 
 /** Each answer drawn as the hub's state of it changes (at once when finished, throttled while it
  * streams, in idle time while a chat opens), and what the features read of it. */
-function answersOnThePage(hub: Hub, signal: AbortSignal): UiContext {
-  const textOf = (id: string): string => {
-    const state = hub.get(id);
-    return state ? state.content || state.accumulator.text() : '';
-  };
+function answersOnThePage(hub: Answers, signal: AbortSignal): UiContext {
   const apply = guard('ui', (message: HTMLElement) => {
     const id = messageId(message);
-    const state = id ? hub.get(id) : undefined;
-    if (!id || !state) return;
-    applyToMessage(message, id, hub.citations(id).citations, textOf(id), state.done);
+    const view = id ? hub.view(id) : undefined;
+    if (view) applyToMessage(message, view);
   });
   const schedule = observeMessages(apply, signal, (message) => {
-    const state = hub.get(messageId(message) ?? '');
-    if (!state?.live) return 'idle'; // a chat being opened
-    return state.done ? 'now' : 'streaming';
+    const view = hub.view(messageId(message) ?? '');
+    if (!view?.live) return 'idle'; // a chat being opened
+    return view.done ? 'now' : 'streaming';
   });
   const unsubscribe = hub.subscribe(
     guard('ui', (state) => {
@@ -55,17 +58,21 @@ function answersOnThePage(hub: Hub, signal: AbortSignal): UiContext {
     }),
   );
   signal.addEventListener('abort', unsubscribe, { once: true });
+  const citationsOf = (id: string) => hub.view(id)?.citations ?? [];
   return {
     citationAt(trigger) {
       const message = trigger.closest<HTMLElement>(ANSWERS);
       const id = message && messageId(message);
       if (!id) return null;
-      const { citations } = hub.citations(id);
+      const citations = citationsOf(id);
       const index = Number(trigger.getAttribute('data-owc-index'));
       const citation = citations.find((c) => c.index === index);
       return citation ? { citations, citation } : null;
     },
-    split: (id) => splitCited(textOf(id), hub.citations(id).citations),
+    split: (id) => {
+      const view = hub.view(id);
+      return view ? splitCited(view.text, view.citations) : { cited: [], retrieved: [] };
+    },
     apply: (message) => apply(message),
     applyAll: () => document.querySelectorAll<HTMLElement>(ANSWERS).forEach((message) => apply(message)),
   };

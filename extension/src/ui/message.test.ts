@@ -19,7 +19,13 @@ test('a link to a URL two sources share gets the button of the first, the one th
   const url = 'https://example.com/report';
   const sources = [citation(1, { url, refs: [1] }), citation(2, { url, refs: [2] })];
   const message = answer('m1', `<p>See <a href="${url}">the report</a>.</p>`);
-  applyToMessage(message, 'm1', sources, `See [the report](${url}).`, true);
+  applyToMessage(message, {
+    messageId: 'm1',
+    citations: sources,
+    text: `See [the report](${url}).`,
+    done: true,
+    live: true,
+  });
   const numbers = (selector: string) =>
     [...message.querySelectorAll<HTMLElement>(selector)].map((button) => Number(button.dataset.owcIndex));
   assert.deepEqual(numbers('.owc-sources .owc-source'), [1]);

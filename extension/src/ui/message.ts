@@ -4,6 +4,7 @@
  * undone piece by piece when Svelte replaces the nodes it was attached to (attachments.ts).
  */
 
+import type { AnswerView } from '../capture/hub.js';
 import { type Citation, citationNumbers, linkMarkers, type MarkerSpan, splitCited } from '../core/index.js';
 import { answerContainer, proseBlocks } from './answer.js';
 import { detachOrphans, renumber, type View } from './attachments.js';
@@ -36,13 +37,8 @@ function spansOf(content: string, citations: readonly Citation[]): readonly Mark
   return spans;
 }
 
-export function applyToMessage(
-  message: HTMLElement,
-  messageId: string,
-  citations: readonly Citation[],
-  content: string,
-  done: boolean,
-): void {
+export function applyToMessage(message: HTMLElement, answer: AnswerView): void {
+  const { messageId, citations, text: content, done } = answer;
   detachOrphans(message);
   const container = answerContainer(message);
   if (!container || citations.length === 0) return;
