@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-
 import { HOSTILE_IDS } from '../../test-support/hostile-ids.js';
+import { STORED_KEY } from '../core/index.js';
 import { RELAY_EVENT, routeEvent } from './events.js';
 import { createHub } from './hub.js';
 
@@ -40,4 +40,17 @@ test("the relay filter's chunk is read like a streamed chunk: an upstream's sour
     hub.citations('m1').citations.map((c) => c.url),
     ['https://a.example/'],
   );
+});
+
+test('our stored source broadcast back for an answer already shown is dropped where it arrives', () => {
+  const hub = createHub(() => 'en');
+  routeEvent(hub, source('m1', 'c1'), () => {});
+  let redraws = 0;
+  hub.subscribe(() => redraws++);
+  const stored = source('m1', 'c1');
+  stored.data.data.metadata = [{ source: 'https://a.example/', [STORED_KEY]: { v: 1 } } as { source: string }];
+  routeEvent(hub, stored, () => {});
+  assert.equal(redraws, 0);
+  routeEvent(hub, { ...stored, message_id: 'm2' }, () => {}); // an answer not shown yet: read
+  assert.equal(redraws, 1);
 });

@@ -1,5 +1,6 @@
 /** Routes Open WebUI's socket `events` (chat id, message id, typed data) into the hub. */
 
+import { isOwnSource } from '../core/index.js';
 import { isId } from '../ids.js';
 import type { Hub } from './hub.js';
 import { messageText } from './message-text.js';
@@ -56,6 +57,8 @@ export function routeEvent(
   } else if (type === RELAY_EVENT) {
     hub.add(messageId, chatId, record);
   } else if ((type === 'source' || type === 'citation') && record.type !== 'code_execution') {
+    // Our stored source, broadcast back: this page already shows what it holds (no parse, no redraw).
+    if (isOwnSource(record) && hub.citations(messageId).citations.length) return;
     hub.add(messageId, chatId, { type: 'source', data: record });
   } else if (type === 'request:chat:completion') {
     onDirectRequest(messageId, chatId, record.form_data);
