@@ -21,7 +21,7 @@ VENV_PY := .venv/bin/python
 export OWUI_VENV OWUI_VERSION OWUI_CACHE LITELLM_VENV
 
 .PHONY: help setup debian-packages build dist install-extension demo test test-mock test-e2e test-e2e-webext \
-	test-e2e-oldest test-matrix test-ts lint lock record-litellm bench bench-core fuzz fuzz-mock soak clean
+	test-e2e-oldest test-matrix test-ts lint lock record-litellm record-markup bench bench-core fuzz fuzz-mock soak clean
 .DEFAULT_GOAL := help
 
 help:
@@ -115,17 +115,24 @@ test-ts: .venv/.installed build
 	npm run --silent typecheck
 	npm test --silent
 
+# Every format end to end is make test-matrix's: here, one per route, and every format's view on Open
+# WebUI's recorded markup (npm test: extension/src/ui/markup.test.ts).
 test: setup install-extension
 	$(MAKE) --no-print-directory lint
 	npm run --silent typecheck
 	npm test --silent
-	$(VENV_PY) -m pytest
+	$(VENV_PY) -m pytest -m "not every_format"
 	$(MAKE) --no-print-directory test-e2e-webext
 	$(MAKE) --no-print-directory test-e2e-oldest
 
 # What the real LiteLLM proxy answers for the scenarios it relays (Claude, Gemini, a knowledge base), for the core's tests.
 record-litellm: .venv/.installed $(LITELLM_VENV)/.installed-$(LITELLM_VERSION)
 	PYTHONPATH=. $(VENV_PY) scripts/record_litellm.py
+
+# How Open WebUI draws each scenario's answer, for the UI's tests on its markup; again after changing a
+# scenario or the pinned line (and with OWUI_VERSION=$(OWUI_OLDEST) for the oldest).
+record-markup: setup install-extension
+	PYTHONPATH=. $(VENV_PY) scripts/record_markup.py
 
 bench-core: node_modules/.installed
 	npm run --silent bench:core

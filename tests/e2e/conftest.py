@@ -1,4 +1,3 @@
-import subprocess
 from collections.abc import Iterator
 from collections.abc import Sequence
 from contextlib import contextmanager
@@ -19,8 +18,8 @@ from devstack.stack import running_stack as devstack_running_stack
 from mock_server.registry import BUILT_IN_SCENARIOS
 from tests.e2e.delivery import DELIVERY
 from tests.e2e.delivery import USERSCRIPT
-from tests.e2e.delivery import console_script
 from tests.e2e.delivery import extension_context
+from tests.e2e.delivery import install_extension
 from tests.e2e.delivery import stock_frontend
 from tests.e2e.egress import EGRESS
 from tests.e2e.egress import Egress
@@ -28,13 +27,6 @@ from tests.e2e.limits import first_token_delay_ms
 from tests.e2e.results import installed_version  # noqa: F401  (hooks: the results file)
 from tests.e2e.results import pytest_runtest_makereport  # noqa: F401  (hooks: the results file)
 from tests.e2e.results import pytest_sessionfinish  # noqa: F401  (hooks: the results file)
-
-
-def install_extension() -> None:
-    """The installer, as an admin runs it: the console script of the wheel in Open WebUI's environment."""
-    result = subprocess.run([console_script(), "install"], cwd="/", capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-
 
 # Script-injection and malformed sources, for the hardening tests (test_hostile, test_malformed).
 HARDENING_SCENARIOS = [BUILT_IN_SCENARIOS / "hostile", BUILT_IN_SCENARIOS / "malformed"]

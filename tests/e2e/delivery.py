@@ -36,6 +36,12 @@ def console_script() -> str:
     return str(OWUI_VENV / "bin" / "owui-citations")
 
 
+def install_extension() -> None:
+    """The installer, as an admin runs it: the console script of the wheel in Open WebUI's environment."""
+    result = subprocess.run([console_script(), "install"], cwd="/", capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
 def stock_frontend(directory: Path) -> Path:
     """A copy of the pinned Open WebUI's frontend (hard links, no space) with Open WebUI's own
     loader.js back in it, put back by the uninstaller: served through FRONTEND_BUILD_DIR."""

@@ -1,0 +1,123 @@
+/**
+ * The UI on Open WebUI's own markup: each scenario's answer as a release line drew it, streamed
+ * and not, live and after a reload (test-support/markup, recorded by scripts/record_markup.py with
+ * the extension's UI off), drawn by the UI's features from the hub's view recorded with it. What a
+ * user sees is `tests/seen.json`, the end-to-end suite's expectations: the buttons in reading order,
+ * the list, the sources retrieved but not cited, the preview and source 1's modal.
+ */
+
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { GlobalRegistrator } from '@happy-dom/global-registrator';
+import type { AnswerView } from '../capture/hub.js';
+
+GlobalRegistrator.register({ url: 'http://127.0.0.1:8080/' });
+const { startFeatures } = await import('./index.js');
+
+interface Seen {
+  buttons: number[];
+  sources: number;
+  retrieved?: number;
+  title: string;
+  link?: boolean;
+  page?: string;
+  score?: string;
+  quote?: string;
+  notVerbatim?: number;
+  /** The text of the producer's own source list, which gives way to ours (a heading or a line of it). */
+  hidden?: string;
+}
+
+interface Recorded {
+  model: string;
+  stream: boolean;
+  phase: 'live' | 'reloaded';
+  html: string;
+  view: AnswerView;
+}
+
+const json = (url: URL): unknown => JSON.parse(readFileSync(url, 'utf8'));
+const SEEN = json(new URL('../../../tests/seen.json', import.meta.url)) as Record<string, Seen>;
+const MARKUP = new URL('../../test-support/markup/', import.meta.url);
+
+// What the browser does not show: what we hid, and what Open WebUI hides itself.
+const HIDDEN = '.owc-hidden, [hidden], .hidden';
+const visible = (element: Element): boolean => element.closest(HIDDEN) === null;
+const numbers = (buttons: Iterable<HTMLElement>): number[] => [...buttons].map((b) => Number(b.dataset.owcIndex));
+const all = (root: ParentNode, selector: string): HTMLElement[] => [...root.querySelectorAll<HTMLElement>(selector)];
+const contains = (text: string | null | undefined, part: string, what: string) =>
+  assert.ok(text?.includes(part), `${what}: ${JSON.stringify(part)} not in ${JSON.stringify(text)}`);
+const pressEscape = () => document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+
+function checkModal(message: HTMLElement, seen: Seen): void {
+  all(message, '.owc-sources button.owc-source[data-owc-index="1"]')[0]!.click();
+  const modal = document.querySelector('[role="dialog"][aria-modal="true"].owc-modal')!;
+  assert.ok(modal, 'source 1 opens its modal');
+  contains(modal.querySelector('.owc-title')?.textContent, seen.title, "the modal's title");
+  const link = modal.querySelector<HTMLAnchorElement>('a.owc-link');
+  if (seen.link === false) assert.equal(link, null);
+  else {
+    assert.match(link?.getAttribute('href') ?? '', /^http:\/\/127\.0\.0\.1:\d+\//);
+    // The page opens at the quote: a text fragment.
+    if (seen.quote) contains(link!.href, `#:~:text=${encodeURIComponent(seen.quote)}`, 'the link');
+    assert.equal(link!.getAttribute('rel'), 'noopener noreferrer');
+  }
+  const shown = { '.owc-page': seen.page, '.owc-score': seen.score, 'mark.owc-quote': seen.quote };
+  for (const [selector, text] of Object.entries(shown)) {
+    if (text) contains(modal.querySelector(selector)?.textContent, text, selector);
+  }
+  pressEscape();
+  if (!seen.notVerbatim) return;
+  all(message, `button.owc-source[data-owc-index="${seen.notVerbatim}"]`)[0]!.click();
+  assert.ok(document.querySelector('.owc-modal .owc-not-verbatim'), 'a quote not found verbatim is flagged');
+  pressEscape();
+}
+
+function check(message: HTMLElement, seen: Seen, reloaded: boolean): void {
+  const id = CSS.escape(message.id.slice('message-'.length));
+  assert.equal(all(message, `.owc-sources[data-owc-message-id="${id}"] button.owc-source`).length, seen.sources);
+  const buttons = all(message, '.owc-cite').filter(visible);
+  assert.deepEqual(numbers(buttons), seen.buttons);
+  const retrieved = all(message, `.owc-sources + .owc-retrieved[data-owc-message-id="${id}"]`);
+  assert.equal(retrieved.length, seen.retrieved ? 1 : 0);
+  if (seen.retrieved) {
+    assert.equal(retrieved[0]!.querySelector('summary')?.textContent, `${seen.retrieved} more retrieved, not cited`);
+  }
+  if (buttons.length) {
+    contains(buttons[0]!.getAttribute('aria-label'), seen.title, "the first button's label");
+    buttons[0]!.dispatchEvent(new PointerEvent('pointerover', { bubbles: true }));
+    contains(document.querySelector('[role="tooltip"].owc-preview')?.textContent, seen.title, 'its preview');
+    buttons[0]!.dispatchEvent(new PointerEvent('pointerout', { bubbles: true }));
+  }
+  checkModal(message, seen);
+  // Open WebUI's own "N Sources" strip gives way to our list (drawn, after a reload, from our stored sources).
+  const strip = all(message, 'button:not(.owc-source)').filter((b) => /^\s*\d+ Sources?\s*$/.test(b.textContent));
+  if (reloaded) assert.deepEqual(strip.filter(visible), []);
+  if (seen.hidden) {
+    const own = all(message, 'h1, h2, h3, h4, li').filter((e) => !e.closest('.owc-sources, .owc-retrieved'));
+    const lines = own.filter((e) => e.textContent.includes(seen.hidden!));
+    assert.ok(lines.length, "the producer's own source list is drawn");
+    assert.deepEqual(lines.filter(visible), [], "the producer's own source list is hidden");
+  }
+}
+
+for (const file of readdirSync(MARKUP).filter((name) => name.endsWith('.json'))) {
+  const { openWebui, answers } = json(new URL(file, MARKUP)) as { openWebui: number[]; answers: Recorded[] };
+  for (const recorded of answers) {
+    const mode = recorded.stream ? 'streaming' : 'non-streaming';
+    test(`Open WebUI ${openWebui.join('.')}, ${recorded.model}, ${mode}, ${recorded.phase}`, () => {
+      document.body.innerHTML = recorded.html; // recorded from Open WebUI, as it drew the answer
+      const message = document.body.firstElementChild as HTMLElement;
+      const turnedOff = new AbortController();
+      const hub = { view: () => recorded.view, subscribe: () => () => {} };
+      try {
+        startFeatures(hub, turnedOff.signal).apply(message);
+        check(message, SEEN[recorded.model]!, recorded.phase === 'reloaded');
+      } finally {
+        turnedOff.abort();
+        document.body.replaceChildren();
+      }
+    });
+  }
+}

@@ -1,0 +1,112 @@
+"""Records how the installed Open WebUI draws each scenario's answer, for the linkers' DOM tests
+(extension/src/ui/markup.test.ts): the answer's element as Open WebUI leaves it with the
+extension's UI turned off (`owc:fault`), and what the extension's hub holds of it (its view:
+citations, text, done), once live after the extension stored its sources and once after a reload.
+Streamed and not, for every scenario of tests/seen.json that the line shows (tests/e2e/limits.py).
+
+Run `make record-markup` (the pinned line) or `make record-markup OWUI_VERSION=0.6.43` after
+changing the line or a scenario: it writes extension/test-support/markup/open-webui-<version>.json.
+"""
+
+import json
+import tempfile
+import time
+from pathlib import Path
+
+from playwright.sync_api import Page
+from playwright.sync_api import sync_playwright
+
+from devstack.browser import chromium_launch_args
+from devstack.stack import OWUI_VENV
+from devstack.stack import ROOT
+from devstack.stack import Stack
+from devstack.stack import running_stack
+from tests.e2e.delivery import install_extension
+from tests.e2e.limits import first_token_delay_ms
+from tests.e2e.limits import gap_for
+from tests.e2e.owui import chat_id
+from tests.e2e.owui import last_answer_id
+from tests.e2e.owui import open_new_chat
+from tests.e2e.owui import open_webui_version
+from tests.e2e.owui import send
+from tests.e2e.owui import set_user_settings
+from tests.e2e.owui import stored_citation_events
+from tests.e2e.results import installed_version
+
+SEEN = ROOT / "tests" / "seen.json"
+OUT = ROOT / "extension" / "test-support" / "markup"
+# Open WebUI redraws an answer once its stored sources reach it; what it drew is read after that.
+REDRAWN_S = 1.5
+STORED_TIMEOUT_S = 15
+
+# The answer's element, its icons emptied (they are most of its size and no linker reads them), and
+# the hub's view of it.
+CAPTURE = """id => {
+  const copy = document.getElementById(`message-${id}`).cloneNode(true);
+  copy.querySelectorAll('svg').forEach((svg) => svg.replaceChildren());
+  return { html: copy.outerHTML, view: window.owuiCitations.view(id) };
+}"""
+
+
+def wait_until_stored(stack: Stack, chat: str, answer: str) -> None:
+    """Until the extension stored the answer's sources (or Open WebUI's own were there already)."""
+    deadline = time.monotonic() + STORED_TIMEOUT_S
+    while time.monotonic() < deadline and not stored_citation_events(stack, chat).get(answer):
+        time.sleep(0.25)
+
+
+def capture(page: Page, answer: str) -> dict:
+    page.wait_for_function(
+        "id => window.owuiCitations.view(id)?.done && window.owuiCitations.view(id).citations.length", arg=answer
+    )
+    time.sleep(REDRAWN_S)
+    return page.evaluate(CAPTURE, answer)
+
+
+def record(page: Page, stack: Stack) -> list[dict]:
+    version = open_webui_version(stack)
+    answers = []
+    for model in sorted(json.loads(SEEN.read_text())):
+        for stream in (True, False):
+            if model == "//" or gap_for(model, stream, version):
+                continue
+            set_user_settings(stack, stream=stream)
+            open_new_chat(page, stack, model)
+            send(page)
+            answer = last_answer_id(page)
+            wait_until_stored(stack, chat_id(page), answer)
+            live = capture(page, answer)
+            page.reload()
+            page.wait_for_selector(f"#message-{answer} .chat-assistant", timeout=60_000)
+            reloaded = capture(page, answer)
+            for phase, captured in (("live", live), ("reloaded", reloaded)):
+                answers.append({"model": model, "stream": stream, "phase": phase, **captured})
+            print(f"{model} {'streaming' if stream else 'non-streaming'}: recorded", flush=True)
+    return answers
+
+
+def main() -> None:
+    version = installed_version(OWUI_VENV)
+    install_extension()
+    with (
+        tempfile.TemporaryDirectory() as workdir,
+        running_stack(
+            Path(workdir),
+            scenario_dirs=[],
+            first_token_delay_ms=first_token_delay_ms(version),
+        ) as stack,
+        sync_playwright() as playwright,
+    ):
+        browser = playwright.chromium.launch(**chromium_launch_args())
+        context = browser.new_context()
+        context.add_init_script("localStorage.setItem('owc:fault', 'ui')")  # Open WebUI's view, with capture and store
+        answers = record(context.new_page(), stack)
+        browser.close()
+    OUT.mkdir(parents=True, exist_ok=True)
+    path = OUT / f"open-webui-{'.'.join(map(str, version))}.json"
+    path.write_text(json.dumps({"openWebui": version, "answers": answers}, ensure_ascii=False, indent=1) + "\n")
+    print(f"{path.relative_to(ROOT)}: {len(answers)} answers")
+
+
+if __name__ == "__main__":
+    main()
