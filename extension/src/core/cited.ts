@@ -25,8 +25,7 @@ function citedIndices(text: string, citations: readonly Citation[], spans: reado
   for (const span of spans) if (span.kind !== 'hide') span.indices.forEach((i) => indices.add(i));
   const { byRef, byUrl } = citationNumbers(citations);
   for (const tag of answerTags(text)) {
-    const number = tag.name === 'citation' ? tag.data?.number : undefined;
-    const index = typeof number === 'number' ? byRef.get(number) : undefined;
+    const index = tag.citedNumber === null ? undefined : byRef.get(tag.citedNumber);
     if (index !== undefined) indices.add(index);
   }
   const hidden = spans.filter((s) => s.kind === 'hide'); // sorted, apart: walked once beside the links

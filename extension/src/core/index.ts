@@ -9,7 +9,14 @@ export { isOwnSource, STORED_KEY } from './formats/open-webui.js';
 export { untitledSource } from './i18n.js';
 export { sourceLink } from './links.js';
 export { sourcesMarkdown } from './markdown.js';
-export { citationNumbers, linkMarkers, type MarkerSpan, mayHoldMarker, writtenMarker } from './markers.js';
+export {
+  citationNumbers,
+  isMarkerText,
+  linkMarkers,
+  type MarkerSpan,
+  mayHoldMarker,
+  writtenMarker,
+} from './markers.js';
 export type { Anchor, Citation, CitationKind, ExtractOptions, ExtractResult, Quote, ScoreKind } from './model.js';
 export { distinctNames } from './names.js';
 export { answerTags } from './tags.js';

@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 
 import { citation } from '../../test-support/citation.js';
-import { linkMarkers, type MarkerSpan, sourcesTags, writtenMarker } from './markers.js';
+import { isMarkerText, linkMarkers, type MarkerSpan, sourcesTags, writtenMarker } from './markers.js';
+import { answerTags } from './tags.js';
 
 const THREE = [citation(1), citation(2), citation(3)];
 const covered = (text: string, spans: MarkerSpan[]) =>
@@ -291,4 +292,26 @@ test('labelled markers: long runs of "[", "[ref_", "[citation:", "【" and digit
     assert.deepEqual(written(unit.repeat(50_000)), [], unit);
   assert.deepEqual(written(`[ref_${'1'.repeat(100_000)}]`), []);
   assert.deepEqual(written(`${'[ref_'.repeat(50_000)}1]`), ['[ref_1]']);
+});
+
+test("a link's text is a marker when it is a number, bracketed or not; the UI hides that link for its button", () => {
+  assert.deepEqual(['[1]', ' 12 ', '3', '[1', '[1][2]', '1.', 'Spain', '[]', ''].map(isMarkerText), [
+    true,
+    true,
+    true,
+    true,
+    false,
+    false,
+    false,
+    false,
+    false,
+  ]);
+});
+
+test("Brave's citation tag names its source by its number, a string of digits too; other tags name none", () => {
+  const text = '<citation>{"number": 2}</citation><citation>{"number": " 3 "}</citation><usage>{"number": 4}</usage>';
+  assert.deepEqual(
+    answerTags(text).map((tag) => tag.citedNumber),
+    [2, 3, null],
+  );
 });

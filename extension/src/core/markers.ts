@@ -87,6 +87,9 @@ export function writtenMarker(marker: string): { drawnByOpenWebui: boolean; numb
   return { drawnByOpenWebui: OPEN_WEBUI_MARKER.test(marker), numbers };
 }
 
+/** Whether a link's text is a marker, as grok2api and Groq write them: "[1]", "1". */
+export const isMarkerText = (text: string): boolean => /^\[?\d+\]?$/.test(text.trim());
+
 /** Whether a piece of text may hold a marker at all: a cheap test before linkMarkers. */
 export const mayHoldMarker = (text: string): boolean => /[[【]|\(ID:/.test(text);
 

@@ -5,7 +5,7 @@
  * closing one after it is never looked for again.
  */
 
-import { type JsonObject, obj, parseJsonString } from './json.js';
+import { int, type JsonObject, obj, parseJsonString } from './json.js';
 import { MAX_CITATIONS } from './limits.js';
 
 export interface Tag {
@@ -15,6 +15,9 @@ export interface Tag {
   end: number;
   /** The tag's JSON, when it holds an object. */
   data: JsonObject | null;
+  /** The number a citation tag names its source by (its `number`), else null: one reading for the
+   * parser (formats/brave.ts), what the text cites (cited.ts) and where the UI puts its button. */
+  citedNumber: number | null;
 }
 
 const NAMES: ReadonlyArray<Tag['name']> = ['citation', 'usage', 'enum_start', 'enum_end'];
@@ -39,7 +42,8 @@ export function answerTags(text: string): Tag[] {
       continue;
     }
     const end = close + name.length + 3;
-    tags.push({ name, start: open, end, data: obj(parseJsonString(text.slice(bodyStart, close))) });
+    const data = obj(parseJsonString(text.slice(bodyStart, close)));
+    tags.push({ name, start: open, end, data, citedNumber: name === 'citation' ? int(data?.number) : null });
     from = end;
   }
   return tags;

@@ -5,7 +5,7 @@
  * is cited again. There is no title. The tags' offsets have no documented unit: not used.
  */
 
-import { firstChoice, int, obj, str } from '../json.js';
+import { firstChoice, obj, str } from '../json.js';
 import type { Draft, Format } from '../model.js';
 import { answerTags } from '../tags.js';
 
@@ -17,9 +17,8 @@ export const brave: Format = {
       (t) => t.name === 'citation',
     );
     if (tags.length === 0) return null;
-    const drafts = tags.flatMap(({ data }): Draft[] => {
+    const drafts = tags.flatMap(({ data, citedNumber: number }): Draft[] => {
       const url = str(data?.url);
-      const number = int(data?.number);
       return url
         ? [
             {

@@ -1,4 +1,4 @@
-import { safeUrl } from '../../core/index.js';
+import { isMarkerText, safeUrl } from '../../core/index.js';
 import { attach, place } from '../attachments.js';
 import { citeButton, indexOf } from '../buttons.js';
 import { LISTS } from './dom-text.js';
@@ -14,7 +14,7 @@ export function linkAnchors({ message, view: { byUrl, byIndex } }: Pass, root: E
     if (!citation) continue;
     const button = citeButton(citation);
     button.setAttribute('data-owc-link', '');
-    const isMarker = /^\[?\d+\]?$/.test(anchor.textContent?.trim() ?? '') || anchor.querySelector('button') !== null;
+    const isMarker = isMarkerText(anchor.textContent ?? '') || anchor.querySelector('button') !== null;
     if (isMarker) anchor.classList.add('owc-hidden');
     anchor.after(button);
     place(attach(message, anchor, [button]), [button], (view) => indexOf(view.byIndex.get(view.byUrl.get(url) ?? 0)));

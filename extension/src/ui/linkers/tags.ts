@@ -14,8 +14,8 @@ export function linkTags({ message, view: { citations } }: Pass, root: Element):
     for (const tag of answerTags(text).reverse()) {
       // from the end: earlier offsets stay valid
       const at = hideRange(message, nodes, tag.start, tag.end);
-      const number = tag.name === 'citation' ? tag.data?.number : undefined;
-      if (!at || typeof number !== 'number') continue;
+      const number = tag.citedNumber;
+      if (!at || number === null) continue;
       const citation = citing(citations, number);
       if (!citation) continue;
       const button = citeButton(citation);
