@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { type TestContext, test } from 'node:test';
 
 import { createChatActivity, isStoredChatPath } from './chat-activity.js';
 
@@ -13,15 +13,19 @@ const body = (chatId?: string) =>
     chat_id: chatId,
     id: ANSWER,
   });
-const tick = () => new Promise((resolve) => setTimeout(resolve, 150));
-
-/** An activity on a clock the test moves; `settled` polls it. */
-function clocked() {
+/** An activity on a clock the test moves; `settled` polls it, on the test's mock timers: `tick`
+ * runs one poll and what it settled. */
+function clocked(t?: TestContext) {
   let now = 0;
-  return { activity: createChatActivity(() => now), advance: (ms: number) => (now += ms) };
+  t?.mock.timers.enable({ apis: ['setTimeout'] });
+  const tick = async () => {
+    t?.mock.timers.tick(100);
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { activity: createChatActivity(() => now), advance: (ms: number) => (now += ms), tick };
 }
 
-async function settledFlag(promise: Promise<void>): Promise<() => boolean> {
+async function settledFlag(promise: Promise<void>, tick: () => Promise<void>): Promise<() => boolean> {
   let settled = false;
   void promise.then(() => (settled = true));
   await tick();
@@ -39,9 +43,9 @@ test('an answer the page asks for is told by its message id, new chat or not', (
   assert.deepEqual(asked, [ANSWER, ANSWER]);
 });
 
-test('a chat is settled once the page closed the answer, wrote the chat back, and a quiet second passed', async () => {
-  const { activity, advance } = clocked();
-  const settled = await settledFlag(activity.settled(CHAT, 10_000));
+test('a chat is settled once the page closed the answer, wrote the chat back, and a quiet second passed', async (t) => {
+  const { activity, advance, tick } = clocked(t);
+  const settled = await settledFlag(activity.settled(CHAT, 10_000), tick);
   const closed = activity.request('/api/chat/completed', 'POST', body(CHAT))!;
   advance(2000);
   await tick();
@@ -60,15 +64,15 @@ test('a chat is settled once the page closed the answer, wrote the chat back, an
   assert.equal(settled(), true);
 });
 
-test('a chat without activity is settled after a quiet second; a stuck one at the timeout', async () => {
-  const { activity, advance } = clocked();
-  const quiet = await settledFlag(activity.settled(OTHER, 10_000));
+test('a chat without activity is settled after a quiet second; a stuck one at the timeout', async (t) => {
+  const { activity, advance, tick } = clocked(t);
+  const quiet = await settledFlag(activity.settled(OTHER, 10_000), tick);
   assert.equal(quiet(), false);
   advance(1000);
   await tick();
   assert.equal(quiet(), true);
   activity.request(`/api/v1/chats/${CHAT}`, 'POST', '{}');
-  const stuck = await settledFlag(activity.settled(CHAT, 10_000));
+  const stuck = await settledFlag(activity.settled(CHAT, 10_000), tick);
   advance(9000);
   await tick();
   assert.equal(stuck(), false);
