@@ -21,15 +21,15 @@ from bench.heap import retained_through_script
 from bench.heap import take_snapshot
 from bench.report import Row
 from bench.report import row
+from devstack.owui import ANSWERS
+from devstack.owui import chat_id
+from devstack.owui import last_answer_id
+from devstack.owui import open_new_chat
+from devstack.owui import send
+from devstack.owui import set_user_settings
+from devstack.owui import stored_citation_events
 from devstack.stack import ROOT
 from devstack.stack import Stack
-from tests.e2e.owui import ANSWERS
-from tests.e2e.owui import chat_id
-from tests.e2e.owui import last_answer_id
-from tests.e2e.owui import open_new_chat
-from tests.e2e.owui import send
-from tests.e2e.owui import set_user_settings
-from tests.e2e.owui import stored_citation_events
 
 HOT = "extension's hottest functions in the last run, ms (source file and line as benchmarked, name)"
 SETTLE_MS = 1000  # after the last visible change: idle callbacks, storage requests

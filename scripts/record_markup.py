@@ -17,6 +17,13 @@ from playwright.sync_api import Page
 from playwright.sync_api import sync_playwright
 
 from devstack.browser import chromium_launch_args
+from devstack.owui import chat_id
+from devstack.owui import last_answer_id
+from devstack.owui import open_new_chat
+from devstack.owui import open_webui_version
+from devstack.owui import send
+from devstack.owui import set_user_settings
+from devstack.owui import stored_citation_events
 from devstack.stack import OWUI_VENV
 from devstack.stack import ROOT
 from devstack.stack import Stack
@@ -24,13 +31,6 @@ from devstack.stack import running_stack
 from tests.e2e.delivery import install_extension
 from tests.e2e.limits import first_token_delay_ms
 from tests.e2e.limits import gap_for
-from tests.e2e.owui import chat_id
-from tests.e2e.owui import last_answer_id
-from tests.e2e.owui import open_new_chat
-from tests.e2e.owui import open_webui_version
-from tests.e2e.owui import send
-from tests.e2e.owui import set_user_settings
-from tests.e2e.owui import stored_citation_events
 from tests.e2e.results import installed_version
 
 SEEN = ROOT / "tests" / "seen.json"

@@ -10,16 +10,16 @@ from playwright.sync_api import Browser
 from playwright.sync_api import Page
 from playwright.sync_api import expect
 
+from devstack.owui import ANSWERS
+from devstack.owui import Console
+from devstack.owui import chat_id
+from devstack.owui import last_answer_id
+from devstack.owui import open_new_chat
+from devstack.owui import send
+from devstack.owui import set_user_settings
+from devstack.owui import stored_citation_events
+from devstack.owui import wait_for_citation_numbers
 from devstack.stack import Stack
-from tests.e2e.owui import ANSWERS
-from tests.e2e.owui import Console
-from tests.e2e.owui import chat_id
-from tests.e2e.owui import last_answer_id
-from tests.e2e.owui import open_new_chat
-from tests.e2e.owui import send
-from tests.e2e.owui import set_user_settings
-from tests.e2e.owui import stored_citation_events
-from tests.e2e.owui import wait_for_citation_numbers
 
 pytestmark = pytest.mark.e2e
 

@@ -13,18 +13,18 @@ from playwright.sync_api import BrowserContext
 from playwright.sync_api import Page
 from playwright.sync_api import expect
 
+from devstack.owui import Console
+from devstack.owui import last_answer_id
+from devstack.owui import native_source_strip
+from devstack.owui import open_new_chat
+from devstack.owui import open_webui_version
+from devstack.owui import send
+from devstack.owui import set_user_settings
+from devstack.owui import wait_for_citation_numbers
 from devstack.stack import ROOT
 from devstack.stack import Stack
 from devstack.stack import pinned_open_webui
 from tests.e2e.limits import gap_for
-from tests.e2e.owui import Console
-from tests.e2e.owui import last_answer_id
-from tests.e2e.owui import native_source_strip
-from tests.e2e.owui import open_new_chat
-from tests.e2e.owui import open_webui_version
-from tests.e2e.owui import send
-from tests.e2e.owui import set_user_settings
-from tests.e2e.owui import wait_for_citation_numbers
 from tests.wire import SCENARIOS
 
 pytestmark = pytest.mark.e2e

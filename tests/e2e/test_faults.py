@@ -8,14 +8,14 @@ from playwright.sync_api import Page
 from playwright.sync_api import WebSocket
 from playwright.sync_api import expect
 
+from devstack.owui import Console
+from devstack.owui import last_answer_id
+from devstack.owui import native_source_strip
+from devstack.owui import open_new_chat
+from devstack.owui import send
+from devstack.owui import set_user_settings
+from devstack.owui import stored_citation_events
 from devstack.stack import Stack
-from tests.e2e.owui import Console
-from tests.e2e.owui import last_answer_id
-from tests.e2e.owui import native_source_strip
-from tests.e2e.owui import open_new_chat
-from tests.e2e.owui import send
-from tests.e2e.owui import set_user_settings
-from tests.e2e.owui import stored_citation_events
 
 pytestmark = pytest.mark.e2e
 

@@ -14,6 +14,17 @@ from playwright.sync_api import BrowserContext
 from playwright.sync_api import Page
 from playwright.sync_api import expect
 
+from devstack.owui import Console
+from devstack.owui import chat_id
+from devstack.owui import last_answer_id
+from devstack.owui import navigate_in_app
+from devstack.owui import open_new_chat
+from devstack.owui import open_new_chat_in_app
+from devstack.owui import open_webui_version
+from devstack.owui import send
+from devstack.owui import set_user_settings
+from devstack.owui import stored_answer_text
+from devstack.owui import wait_for_citation_numbers
 from devstack.stack import Stack
 from mock_server.registry import BUILT_IN_SCENARIOS
 from mock_server.registry import load_scenarios
@@ -21,17 +32,6 @@ from mock_server.templates import Renderer
 from tests.e2e.egress import Egress
 from tests.e2e.limits import gap_for
 from tests.e2e.limits import gaps_named
-from tests.e2e.owui import Console
-from tests.e2e.owui import chat_id
-from tests.e2e.owui import last_answer_id
-from tests.e2e.owui import navigate_in_app
-from tests.e2e.owui import open_new_chat
-from tests.e2e.owui import open_new_chat_in_app
-from tests.e2e.owui import open_webui_version
-from tests.e2e.owui import send
-from tests.e2e.owui import set_user_settings
-from tests.e2e.owui import stored_answer_text
-from tests.e2e.owui import wait_for_citation_numbers
 from tests.e2e.trap import Trap
 
 pytestmark = pytest.mark.e2e

@@ -17,6 +17,15 @@ import pytest
 from playwright.sync_api import Page
 from playwright.sync_api import expect
 
+from devstack.owui import Console
+from devstack.owui import chat_id
+from devstack.owui import last_answer_id
+from devstack.owui import open_new_chat
+from devstack.owui import open_new_chat_in_app
+from devstack.owui import open_webui_version
+from devstack.owui import send
+from devstack.owui import set_user_settings
+from devstack.owui import stored_citation_events
 from devstack.stack import Stack
 from mock_server.registry import BUILT_IN_SCENARIOS
 from mock_server.registry import load_scenarios
@@ -24,15 +33,6 @@ from mock_server.rendering import RequestFacts
 from mock_server.rendering import render_answer
 from tests.e2e.limits import gap_for
 from tests.e2e.limits import gaps_named
-from tests.e2e.owui import Console
-from tests.e2e.owui import chat_id
-from tests.e2e.owui import last_answer_id
-from tests.e2e.owui import open_new_chat
-from tests.e2e.owui import open_new_chat_in_app
-from tests.e2e.owui import open_webui_version
-from tests.e2e.owui import send
-from tests.e2e.owui import set_user_settings
-from tests.e2e.owui import stored_citation_events
 
 pytestmark = pytest.mark.e2e
 

@@ -10,15 +10,15 @@ from playwright.sync_api import Page
 from playwright.sync_api import Route
 from playwright.sync_api import expect
 
+from devstack.owui import Console
+from devstack.owui import last_answer_id
+from devstack.owui import open_new_chat
+from devstack.owui import send
+from devstack.owui import set_user_settings
 from devstack.stack import ROOT
 from devstack.stack import Stack
 from tests.e2e.delivery import DELIVERY
 from tests.e2e.delivery import console_script
-from tests.e2e.owui import Console
-from tests.e2e.owui import last_answer_id
-from tests.e2e.owui import open_new_chat
-from tests.e2e.owui import send
-from tests.e2e.owui import set_user_settings
 from tests.e2e.test_citations import EXPECTED
 from tests.e2e.test_citations import check_answer
 

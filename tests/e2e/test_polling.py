@@ -7,13 +7,13 @@ import pytest
 from playwright.sync_api import Page
 from playwright.sync_api import expect
 
+from devstack.owui import last_answer_id
+from devstack.owui import open_new_chat
+from devstack.owui import send
+from devstack.owui import set_user_settings
+from devstack.owui import wait_for_citation_numbers
 from devstack.stack import Stack
 from tests.e2e.conftest import running_stack
-from tests.e2e.owui import last_answer_id
-from tests.e2e.owui import open_new_chat
-from tests.e2e.owui import send
-from tests.e2e.owui import set_user_settings
-from tests.e2e.owui import wait_for_citation_numbers
 
 pytestmark = pytest.mark.e2e
 

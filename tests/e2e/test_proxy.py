@@ -16,6 +16,9 @@ from playwright.sync_api import Browser
 from playwright.sync_api import Page
 from playwright.sync_api import expect
 
+from devstack.owui import send
+from devstack.owui import set_user_settings
+from devstack.owui import stored_citation_events
 from devstack.processes import free_port
 from devstack.proxy import TrustedSignIn
 from devstack.proxy import proxy
@@ -23,9 +26,6 @@ from devstack.stack import Demo
 from devstack.stack import Stack
 from tests.e2e.conftest import running_stack
 from tests.e2e.egress import EGRESS
-from tests.e2e.owui import send
-from tests.e2e.owui import set_user_settings
-from tests.e2e.owui import stored_citation_events
 from tests.e2e.test_roles import answered_by
 from tests.e2e.test_store_faults import wait_until_stored
 

@@ -9,9 +9,9 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page
 
+from devstack.owui import Console
 from devstack.stack import Stack
 from tests.e2e.delivery import console_script
-from tests.e2e.owui import Console
 from tests.e2e.test_citations import check_asked_live_and_after_reload
 
 pytestmark = [pytest.mark.e2e, pytest.mark.relay]

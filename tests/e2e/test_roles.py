@@ -18,16 +18,16 @@ from playwright.sync_api import Page
 from playwright.sync_api import Request
 from playwright.sync_api import expect
 
+from devstack.owui import chat_id
+from devstack.owui import last_answer_id
+from devstack.owui import open_new_chat
+from devstack.owui import send
+from devstack.owui import set_user_settings
+from devstack.owui import stored_citation_events
+from devstack.owui import wait_for_citation_numbers
 from devstack.stack import Demo
 from devstack.stack import Stack
 from tests.e2e.conftest import running_stack
-from tests.e2e.owui import chat_id
-from tests.e2e.owui import last_answer_id
-from tests.e2e.owui import open_new_chat
-from tests.e2e.owui import send
-from tests.e2e.owui import set_user_settings
-from tests.e2e.owui import stored_citation_events
-from tests.e2e.owui import wait_for_citation_numbers
 from tests.e2e.test_store_faults import STORE_REQUESTS
 from tests.e2e.test_store_faults import from_open_webui
 from tests.e2e.test_store_faults import wait_until_stored

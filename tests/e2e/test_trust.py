@@ -10,10 +10,10 @@ import uuid
 import pytest
 from playwright.sync_api import Page
 
+from devstack.owui import Console
+from devstack.owui import stored_citation_events
+from devstack.owui import wait_for_citation_numbers
 from devstack.stack import Stack
-from tests.e2e.owui import Console
-from tests.e2e.owui import stored_citation_events
-from tests.e2e.owui import wait_for_citation_numbers
 
 pytestmark = [pytest.mark.e2e, pytest.mark.oldest_line]
 

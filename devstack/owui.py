@@ -1,4 +1,5 @@
-"""Driving Open WebUI as a user does: every version difference is absorbed here, not in tests."""
+"""Driving Open WebUI in a browser as a user does, for the tests, the benchmarks and the markup recorder:
+every version difference is absorbed here, not in its callers."""
 
 import re
 from dataclasses import dataclass
