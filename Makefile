@@ -21,7 +21,7 @@ VENV_PY := .venv/bin/python
 export OWUI_VENV OWUI_VERSION OWUI_CACHE LITELLM_VENV
 
 .PHONY: help setup debian-packages build dist install-extension demo test test-mock test-e2e test-e2e-webext \
-	test-e2e-oldest test-matrix test-ts lint lock record-litellm record-markup bench bench-core fuzz fuzz-mock soak clean
+	test-e2e-oldest test-matrix test-ts lint lock record-litellm record-markup producer-tables bench bench-core fuzz fuzz-mock soak clean
 .DEFAULT_GOAL := help
 
 help:
@@ -133,6 +133,10 @@ record-litellm: .venv/.installed $(LITELLM_VENV)/.installed-$(LITELLM_VERSION)
 # scenario or the pinned line (and with OWUI_VERSION=$(OWUI_OLDEST) for the oldest).
 record-markup: setup install-extension
 	PYTHONPATH=. $(VENV_PY) scripts/record_markup.py
+
+# The README's and docs/formats.md's producer tables, from the scenario files' `docs` entries.
+producer-tables: .venv/.installed
+	PYTHONPATH=. $(VENV_PY) scripts/producer_tables.py
 
 bench-core: node_modules/.installed
 	npm run --silent bench:core

@@ -72,10 +72,19 @@ class JsonStyles(_Strict):
     stream: JsonStyle = "compact"
 
 
+class Docs(_Strict):
+    """How the README's and docs/formats.md's producer tables show a scenario file (its variants with it)."""
+
+    name: str = Field(description="the producer, as the README names it")
+    product: str = Field(description="the producer and the endpoint it answers on, as docs/formats.md names it")
+    sources: str = Field(description="where it puts its sources, on the wire (docs/formats.md)")
+
+
 class Scenario(_Strict):
     name: str
     producer: str
     description: str
+    docs: Docs | None = Field(None, description="the scenario's rows in the docs (built-in scenarios have them)")
     json_style: JsonStyles = JsonStyles()
     vars: dict[str, Any] = {}
     switches: dict[str, str] = Field(
