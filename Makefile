@@ -11,8 +11,7 @@ OWUI_MATRIX := 0.6.43 0.7.2 0.8.12 0.9.6 0.10.2 0.11.4 $(OPEN_WEBUI_VERSION)
 OWUI_OLDEST := $(firstword $(OWUI_MATRIX))
 E2E_ARGS ?=
 TORCH_VERSION := 2.13.0
-# The real LiteLLM proxy of the Claude and Gemini scenarios (devstack/litellm.py), in a venv of its own.
-LITELLM_VERSION := 1.106.2
+# The real LiteLLM proxy (versions.env's LITELLM_VERSION), in a venv of its own.
 LITELLM_VENV ?= $(OWUI_CACHE)/litellm-$(LITELLM_VERSION)
 PYTHON ?= python3
 VERSION := $(shell cat VERSION)

@@ -11,10 +11,12 @@ import yaml
 
 from mock_server.scenarios import Scenario
 
+from .pins import OWUI_CACHE
+from .pins import pinned
 from .processes import Service
 
-# Where the Makefile installs the proxy (its LITELLM_VERSION and LITELLM_VENV).
-LITELLM_VENV = Path(os.environ.get("LITELLM_VENV", Path.home() / ".cache" / "owui-citations" / "litellm-1.106.2"))
+# Where the Makefile installs the proxy (versions.env's LITELLM_VERSION, the Makefile's LITELLM_VENV).
+LITELLM_VENV = Path(os.environ.get("LITELLM_VENV", OWUI_CACHE / f"litellm-{pinned('LITELLM_VERSION')}"))
 MASTER_KEY = "sk-owui-citations"
 # The provider models a scenario is served as: LiteLLM looks up what a model supports by its name.
 PROVIDER_MODELS = {"anthropic": "anthropic/claude-sonnet-4-5-20250929", "gemini": "gemini/gemini-2.5-flash"}

@@ -19,7 +19,8 @@ from mock_server.registry import load_scenarios
 from .litellm import MASTER_KEY
 from .litellm import litellm_proxy
 from .litellm import proxied
-from .processes import ROOT
+from .pins import OWUI_CACHE
+from .pins import pinned
 from .processes import Service
 from .processes import ServiceError
 from .processes import free_port
@@ -28,15 +29,12 @@ from .shared import shared_services
 
 
 def pinned_open_webui() -> str:
-    """The Open WebUI release this project is pinned to (versions.env, the one place for it)."""
-    lines = (ROOT / "versions.env").read_text().splitlines()
-    pins = dict(line.split("=", 1) for line in lines if "=" in line and not line.startswith("#"))
-    return pins["OPEN_WEBUI_VERSION"].strip()
+    """The Open WebUI release this project is pinned to."""
+    return pinned("OPEN_WEBUI_VERSION")
 
 
 # Where the Makefile installs each Open WebUI version (its OWUI_VERSION, OWUI_CACHE, OWUI_VENV).
 OWUI_VERSION = os.environ.get("OWUI_VERSION") or pinned_open_webui()
-OWUI_CACHE = Path(os.environ.get("OWUI_CACHE", Path.home() / ".cache" / "owui-citations"))
 OWUI_VENV = Path(os.environ.get("OWUI_VENV", OWUI_CACHE / f"open-webui-{OWUI_VERSION}"))
 
 

@@ -1,4 +1,4 @@
-"""Each producer's fields arrive exactly where that producer puts them (wire-formats.md)."""
+"""Each producer's fields arrive exactly where that producer puts them (docs/formats.md)."""
 
 import json
 

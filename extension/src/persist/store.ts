@@ -104,7 +104,7 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
   });
   window.addEventListener('online', online.fire, { signal: stop });
 
-  async function store(pending: Pending, left: boolean): Promise<void> {
+  async function store(pending: Pending, fromOutbox: boolean): Promise<void> {
     const { chatId, messageId } = pending;
     unsaved.set(messageId, pending);
     const deps: DeliveryDeps = {
@@ -114,13 +114,13 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
       signedIn: () => Promise.race([signIns.next(), sleep(SESSION_CHECK_MS)]),
       online: online.next,
       random: Math.random,
-      onStored: left ? (message) => hub.setStored(messageId, chatId, message) : undefined,
+      onStored: fromOutbox ? (message) => hub.setStored(messageId, chatId, message) : undefined,
       onTrouble: () => outbox.put(pending),
       stop,
     };
     // Stored while a page writes the chat back, our source would be erased or doubled
     // (chat-activity.ts): this page, or the one that left it in the outbox just before closing.
-    const settleFirst = claims.claimed(messageId) || left;
+    const settleFirst = claims.claimed(messageId) || fromOutbox;
     const work = () => deliver(pending, deps, settleFirst);
     let outcome: Outcome;
     if (claims.claimed(messageId)) outcome = await work().finally(() => claims.release(messageId));
@@ -134,11 +134,11 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
     hub.settle(messageId);
   }
 
-  const start = (pending: Pending, left = false): void => {
+  const start = (pending: Pending, fromOutbox = false): void => {
     if (started.has(pending.messageId)) return;
     started.add(pending.messageId);
     keepLast(started, MAX_STARTED);
-    void store(pending, left).catch((error: unknown) => fail('persist', error));
+    void store(pending, fromOutbox).catch((error: unknown) => fail('persist', error));
   };
 
   hub.subscribe(
