@@ -38,5 +38,3 @@ function isCumulative(packet: string): boolean {
 /** What a text-only packet holds: a piece of the answer, or the whole answer so far; null for any other packet. */
 export const textPacketKind = (packet: string): TextPacketKind | null =>
   isTextDelta(packet) ? 'delta' : isCumulative(packet) ? 'so-far' : null;
-
-export const carriesOnlyText = (packet: string): boolean => textPacketKind(packet) !== null;
