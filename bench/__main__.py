@@ -22,7 +22,7 @@ from bench.report import table
 from bench.report import unmeasured
 from bench.report import write
 from devstack.browser import chromium_launch_args
-from devstack.stack import ROOT
+from devstack.processes import ROOT
 from devstack.stack import running_stack
 
 SCENARIOS = Path(__file__).with_name("scenarios")

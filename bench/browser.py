@@ -21,7 +21,7 @@ from playwright.sync_api import CDPSession
 from playwright.sync_api import Page
 from playwright.sync_api import Route
 
-from devstack.stack import ROOT
+from devstack.processes import ROOT
 
 Mode = Literal["with", "without"]
 PROBE = Path(__file__).with_name("probe.js")

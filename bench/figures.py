@@ -28,7 +28,7 @@ from devstack.owui import open_new_chat
 from devstack.owui import send
 from devstack.owui import set_user_settings
 from devstack.owui import stored_citation_events
-from devstack.stack import ROOT
+from devstack.processes import ROOT
 from devstack.stack import Stack
 
 HOT = "extension's hottest functions in the last run, ms (source file and line as benchmarked, name)"

@@ -9,7 +9,7 @@ import yaml
 from bench.report import markdown
 from bench.report import missed_without_cause
 from bench.report import replace_section
-from devstack.stack import ROOT
+from devstack.processes import ROOT
 
 RESULTS = ROOT / "bench" / "results.json"
 CAUSES = ROOT / "bench" / "causes.yaml"

@@ -27,8 +27,8 @@ import httpx
 
 from bench.report import median
 from bench.report import p95
+from devstack.processes import ROOT
 from devstack.processes import free_port
-from devstack.stack import ROOT
 from devstack.stack import mock_server
 from mock_server.registry import load_scenarios
 

@@ -8,8 +8,8 @@ import signal
 import sys
 import threading
 
+from .processes import ROOT
 from .processes import ServiceError
-from .stack import ROOT
 from .stack import Demo
 from .stack import running_stack
 

@@ -14,8 +14,8 @@ import httpx
 from devstack.litellm import MASTER_KEY
 from devstack.litellm import litellm_proxy
 from devstack.litellm import proxied
+from devstack.processes import ROOT
 from devstack.processes import free_port
-from devstack.stack import ROOT
 from devstack.stack import mock_server
 from mock_server.registry import load_scenarios
 

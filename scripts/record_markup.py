@@ -24,8 +24,8 @@ from devstack.owui import open_webui_version
 from devstack.owui import send
 from devstack.owui import set_user_settings
 from devstack.owui import stored_citation_events
+from devstack.processes import ROOT
 from devstack.stack import OWUI_VENV
-from devstack.stack import ROOT
 from devstack.stack import Stack
 from devstack.stack import running_stack
 from tests.e2e.delivery import install_extension

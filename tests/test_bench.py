@@ -5,7 +5,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from devstack.stack import ROOT
+from devstack.processes import ROOT
 
 
 def test_a_run_that_leaves_a_figure_unmeasured_fails_and_names_it() -> None:

@@ -10,8 +10,8 @@ from playwright.sync_api import BrowserType
 
 from devstack.browser import chromium_launch_args
 from devstack.browser import firefox_launch_args
+from devstack.processes import ROOT
 from devstack.stack import OWUI_VENV
-from devstack.stack import ROOT
 from devstack.stack import Demo
 from devstack.stack import Stack
 from devstack.stack import running_stack as devstack_running_stack

@@ -18,8 +18,8 @@ from pathlib import Path
 from playwright.sync_api import BrowserContext
 from playwright.sync_api import BrowserType
 
+from devstack.processes import ROOT
 from devstack.stack import OWUI_VENV
-from devstack.stack import ROOT
 
 DELIVERY = os.environ.get("E2E_DELIVERY", "loader")
 WEBEXT_TEST_BUILDS = {

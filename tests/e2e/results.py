@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from devstack.processes import ROOT
 from devstack.stack import OWUI_VENV
-from devstack.stack import ROOT
 from tests.e2e.delivery import DELIVERY
 from tests.e2e.egress import EGRESS
 from tests.e2e.limits import condition_for

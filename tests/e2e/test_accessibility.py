@@ -13,7 +13,7 @@ from devstack.owui import last_answer_id
 from devstack.owui import open_new_chat
 from devstack.owui import send
 from devstack.owui import set_user_settings
-from devstack.stack import ROOT
+from devstack.processes import ROOT
 from devstack.stack import Stack
 
 pytestmark = pytest.mark.e2e

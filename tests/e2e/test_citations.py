@@ -21,7 +21,7 @@ from devstack.owui import open_webui_version
 from devstack.owui import send
 from devstack.owui import set_user_settings
 from devstack.owui import wait_for_citation_numbers
-from devstack.stack import ROOT
+from devstack.processes import ROOT
 from devstack.stack import Stack
 from devstack.stack import pinned_open_webui
 from tests.e2e.limits import gap_for
