@@ -10,9 +10,16 @@ export function hideSourcesBlock({ view: { contentSpans } }: Pass, root: Element
   const names = new Set(contentSpans.flatMap((s) => (s.kind === 'hide' && s.heading ? [s.heading] : [])));
   if (names.size === 0) return;
   const headings = [...root.querySelectorAll('h1, h2, h3, h4, h5, h6, p')].filter(
-    (heading) => names.has(heading.textContent?.trim() ?? '') && heading.nextElementSibling?.matches('ul, ol, p'),
+    (heading) => names.has(heading.textContent?.trim() ?? '') && nextBlock(heading)?.matches('ul, ol, p'),
   );
   for (let block = headings.at(-1) ?? null; block; block = block.nextElementSibling) {
     if (!block.matches(LISTS)) block.classList.add('owc-hidden');
   }
+}
+
+/** The block after an element, past the empty spacers Open WebUI draws between blocks (0.6: `div.my-2`). */
+function nextBlock(element: Element): Element | null {
+  let next = element.nextElementSibling;
+  while (next?.matches('div:empty')) next = next.nextElementSibling;
+  return next;
 }
