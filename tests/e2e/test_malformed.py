@@ -15,7 +15,6 @@ import re
 
 import pytest
 from playwright.sync_api import Page
-from playwright.sync_api import expect
 
 from devstack.owui import Console
 from devstack.owui import chat_id
@@ -31,6 +30,7 @@ from mock_server.registry import BUILT_IN_SCENARIOS
 from mock_server.registry import load_scenarios
 from mock_server.rendering import RequestFacts
 from mock_server.rendering import render_answer
+from tests.e2e.limits import expect_gap_shown
 from tests.e2e.limits import gap_for
 from tests.e2e.limits import gaps_named
 
@@ -139,6 +139,7 @@ def test_malformed_sources_leave_the_answer_and_the_page_alone(page: Page, stack
     gaps: dict[str, str] = {}
     worst_frames: dict[str, int] = {}  # ms of the extension's own scripts in its worst frame
     stored_sizes: dict[str, int] = {}  # characters of the source event stored on each answer
+    retried: dict[str, int] = {}  # ms of the worst frame of a first attempt over the budget, asked again
     streamed = True
     for model, (warnings, listed) in sorted(EXPECTED.items(), key=lambda item: item[0] in NOT_STREAMED):
         if streamed and model in NOT_STREAMED:
@@ -151,12 +152,13 @@ def test_malformed_sources_leave_the_answer_and_the_page_alone(page: Page, stack
             warnings, listed = 0, 0
         answer, worst, problems = send_and_measure(page, stack, console, model, listed > 0)
         if worst["extension"] >= LONG_FRAME_BUDGET_MS:  # a stall of the shared machine does not repeat; ours would
+            retried[model] = round(worst["extension"])  # recorded, not hidden
             answer, worst, problems = send_and_measure(page, stack, console, model, listed > 0)
         assert worst["extension"] < LONG_FRAME_BUDGET_MS, (model, worst)
         worst_frames[model] = round(worst["extension"])
         assert first_words(model) in page.locator(f"#message-{answer} .markdown-prose").inner_text(), model
-        if gap and gap.shows:
-            expect(page.locator(f"#message-{answer}")).to_contain_text(gap.shows)
+        if gap:
+            expect_gap_shown(page, answer, gap)
         assert len(problems) == warnings and all(answer in problem for problem in problems), (model, problems)
         sources = page.locator(f"#message-{answer} .owc-sources")
         if listed:
@@ -173,5 +175,10 @@ def test_malformed_sources_leave_the_answer_and_the_page_alone(page: Page, stack
         record_property("gap", gaps_named(gaps))
     record_property(
         "measured",
-        {"inputs": len(EXPECTED), "worst_extension_frame_ms": worst_frames, "stored_event_chars": stored_sizes},
+        {
+            "inputs": len(EXPECTED),
+            "worst_extension_frame_ms": worst_frames,
+            "first_attempt_over_budget_ms": retried,
+            "stored_event_chars": stored_sizes,
+        },
     )
