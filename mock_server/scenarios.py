@@ -80,11 +80,24 @@ class Docs(_Strict):
     sources: str = Field(description="where it puts its sources, on the wire (docs/formats.md)")
 
 
+class HostileChecks(_Strict):
+    """How tests/e2e/test_hostile.py asks for a hostile scenario, and what it predicts of the answer."""
+
+    stream: bool = Field(description="asked streamed: where its sources travel the most particular way")
+    buttons: Literal["as the markers say", "none", "not predicted"] = Field(
+        "as the markers say", description="the answer's buttons: those its markers name, none, or not predicted"
+    )
+    titles: Literal["payloads", "not payloads"] = Field(
+        "payloads", description="whether every payload is shown as a title (not: the reason is in the file)"
+    )
+
+
 class Scenario(_Strict):
     name: str
     producer: str
     description: str
     docs: Docs | None = Field(None, description="the scenario's rows in the docs (built-in scenarios have them)")
+    hostile: HostileChecks | None = Field(None, description="a hostile scenario's checks (scenarios/hostile)")
     json_style: JsonStyles = JsonStyles()
     vars: dict[str, Any] = {}
     switches: dict[str, str] = Field(

@@ -12,7 +12,6 @@ import yaml
 from playwright.sync_api import Browser
 from playwright.sync_api import BrowserContext
 from playwright.sync_api import Page
-from playwright.sync_api import expect
 
 from devstack.owui import Console
 from devstack.owui import chat_id
@@ -28,8 +27,10 @@ from devstack.owui import wait_for_citation_numbers
 from devstack.stack import Stack
 from mock_server.registry import BUILT_IN_SCENARIOS
 from mock_server.registry import load_scenarios
+from mock_server.scenarios import HostileChecks
 from mock_server.templates import Renderer
 from tests.e2e.egress import Egress
+from tests.e2e.limits import expect_gap_shown
 from tests.e2e.limits import gap_for
 from tests.e2e.limits import gaps_named
 from tests.e2e.trap import Trap
@@ -39,90 +40,38 @@ pytestmark = pytest.mark.e2e
 PAYLOADS: list[str] = Renderer({}).render(
     yaml.safe_load((BUILT_IN_SCENARIOS / "hostile" / "_payloads.yaml").read_text())
 )
-# Each format once, in the mode where its sources travel the most particular way: streamed for
-# Azure's first-chunk context, annotation-only chunks, MiMo's first-chunk annotations, Qianfan's
-# last-chunk list, the Responses
-# API's events (which Open WebUI relays only when streamed) and Claude's citation chunks; whole
-# bodies for the others.
-MODES = {
-    "streaming": [
-        "hostile-claude-citations",
-        "hostile-azure-on-your-data",
-        "hostile-grok2api-go",
-        "hostile-openai-responses",
-        "hostile-openai-responses-web-search",
-        "hostile-openai-url-citation",
-        "hostile-xiaomi-mimo",
-        "hostile-brave",
-    ],
-    "non-streaming": [
-        "hostile-claude-web-search",
-        "hostile-gemini-grounding",
-        "hostile-answer-spans",
-        "hostile-grok2api",
-        "hostile-openrag",
-        "hostile-minimax",
-        "hostile-fastgpt",
-        "hostile-perplexity",  # last: its links are opened below
-    ],
-    # In two runs: each answer of 274 payload sources is opened whole, page by page, live and after a reload
-    # (about 20 s each), and one run must stay within the per-test timeout.
-    "non-streaming, more": [
-        "hostile-volcengine-ark",
-        "hostile-exa",
-        "hostile-ragflow",
-        "hostile-ragflow-agent",
-        "hostile-nvidia-rag",
-        "hostile-groq-compound",
-        "hostile-jina-deepsearch",
-        "hostile-open-webui-upstream",
-        "hostile-mistral",
-    ],
-    # Streamed too, apart, for the same timeout: Qianfan's and a LiteLLM knowledge base's last-chunk lists,
-    # LightRAG's references list in the text (through Open WebUI's Ollama connection).
-    "streaming, more": [
-        "hostile-qianfan",
-        "hostile-litellm-knowledge-base",
-        "hostile-lightrag",
-    ],
-}
+HOSTILE = {name: s for name, s in load_scenarios([BUILT_IN_SCENARIOS / "hostile"]).items() if s.hostile}
+# Each format once, in the mode its scenario file asks for (`hostile: stream`), a few formats a test: each
+# answer of 274 payload sources is opened whole, page by page, live and after a reload (about 20 s each),
+# and a test must stay within the per-test timeout.
+FORMATS_A_TEST = 9
 
 
-def test_every_hostile_scenario_runs_in_one_mode() -> None:
-    """A hostile scenario added to mock_server/scenarios/hostile and missing from MODES would never run."""
-    listed = [model for models in MODES.values() for model in models]
-    hostile = [name for name in load_scenarios([BUILT_IN_SCENARIOS / "hostile"]) if name.startswith("hostile-")]
-    assert sorted(listed) == sorted(hostile)
+def runs() -> dict[str, list[str]]:
+    """The hostile scenarios of each mode, in tests of at most FORMATS_A_TEST, about the same size."""
+    found: dict[str, list[str]] = {}
+    for stream in (True, False):
+        models = sorted(name for name, s in HOSTILE.items() if s.hostile and s.hostile.stream == stream)
+        tests = -(-len(models) // FORMATS_A_TEST)
+        for n in range(tests):
+            found[f"{'streaming' if stream else 'non-streaming'} {n + 1}"] = models[n::tests]
+    return found
 
 
-# Formats whose answers write no markers (OpenRAG, NVIDIA RAG, Exa, MiMo), or cite with links to their URLs
-# (Groq), which hostile URLs are not: no button is expected.
-UNMARKED = {"hostile-openrag", "hostile-nvidia-rag", "hostile-groq-compound", "hostile-exa", "hostile-xiaomi-mimo"}
-UNMARKED.add("hostile-fastgpt")  # FastGPT names a quote by its 24-hex id, which a payload is not: no marker
-UNMARKED.add("hostile-mistral")
-# LightRAG's sources are lines of its answer's references list, hidden whole once shown: its [n] are no buttons.
-UNMARKED.add("hostile-lightrag")  # Mistral writes no marker: a tool_reference follows the text it supports
-# Jina and Brave put their sources inside the answer's own markdown (footnote definitions; <citation> tags),
-# which Open WebUI renders and the payloads break up (a line break ends a definition; a payload that is HTML
-# becomes an element, so a tag's text is no longer its JSON): which of those become buttons is not predicted
-# here. Everything else is asserted as for the others.
-BUTTONS_NOT_PREDICTED = {"hostile-jina-deepsearch", "hostile-brave"}
-# Claude's and Gemini's buttons follow the text each source supports (LiteLLM's supported_text, Gemini's byte
-# segments), not markers in the text: their number is not predicted from the text either.
-BUTTONS_NOT_PREDICTED |= {"hostile-claude-citations", "hostile-claude-web-search", "hostile-gemini-grounding"}
-# Mistral's follow the text before each tool_reference, which Open WebUI shows as "[object Object],…".
-BUTTONS_NOT_PREDICTED.add("hostile-mistral")
-# Streamed, grok2api-go's titles come from three annotations only; NVIDIA's are file names, shown without
-# their folders; Brave sends no title (its address stands for it); every other format's are the payloads.
-TITLES_NOT_PAYLOADS = {"hostile-grok2api-go", "hostile-nvidia-rag", "hostile-brave"}
-# Streamed, LiteLLM 1.106.2 ends Claude's answer at the first event that holds a raw U+2028 (its line reader
-# splits there, the JSON breaks, the stream stops): the payloads after it never come (measured: 265 of 274).
-TITLES_NOT_PAYLOADS |= {"hostile-claude-citations"}
-# Open WebUI's own shape: a payload that is a web address is that source's link, and its name, the same
-# address, is not repeated as its title (formats/open-webui.ts, as Open WebUI shows it).
-TITLES_NOT_PAYLOADS.add("hostile-open-webui-upstream")
-# A knowledge base's titles are file names, shown without their folders.
-TITLES_NOT_PAYLOADS.add("hostile-litellm-knowledge-base")
+RUNS = runs()
+
+
+def test_every_hostile_scenario_says_how_it_is_checked() -> None:
+    """A hostile scenario without its `hostile` checks would never run."""
+    hostile = load_scenarios([BUILT_IN_SCENARIOS / "hostile"])
+    assert [name for name in hostile if name.startswith("hostile-") and name not in HOSTILE] == []
+
+
+def checks(model: str) -> HostileChecks:
+    found = HOSTILE[model].hostile
+    assert found is not None
+    return found
+
 
 # In the page: "show all" and the retrieved sources, every preview (the hover/focus event the extension listens
 # to), then the modal from the first source, through every page with "next" and back with "previous".
@@ -201,9 +150,10 @@ def hostile_context(browser: Browser) -> Iterator[tuple[BrowserContext, Trap]]:
 
 def open_everything(page: Page, stack: Stack, chat: str, answer: str, model: str) -> dict:
     page.wait_for_selector(f"#message-{answer} .owc-sources", timeout=20_000)
-    cited = cited_numbers(page, stack, chat, answer) if model not in UNMARKED else []
+    buttons_are = checks(model).buttons
+    cited = cited_numbers(page, stack, chat, answer) if buttons_are == "as the markers say" else []
     # Open WebUI redraws the answer once the stored sources reach it: wait for the buttons to settle.
-    predicted = model not in BUTTONS_NOT_PREDICTED
+    predicted = buttons_are != "not predicted"
     buttons = wait_for_citation_numbers(page, answer, cited if predicted else None, timeout_ms=30_000)
     if predicted:
         assert buttons == cited, f"{model}: a button shows another source than its marker cites"
@@ -211,7 +161,7 @@ def open_everything(page: Page, stack: Stack, chat: str, answer: str, model: str
     report["model"] = model
     assert report["listed"] == report["pages"] == report["back"] + 1 == report["count"] > 0, report
     assert report["previews"] == len(report["buttons"]) == len(buttons), report
-    if model not in TITLES_NOT_PAYLOADS:  # every payload is on screen, as text
+    if checks(model).titles == "payloads":  # every payload is on screen, as text
         assert report["shownTitles"] == report["distinctTitles"], report
     return report
 
@@ -225,13 +175,14 @@ def assert_nothing_ran(page: Page, trap: Trap) -> dict:
     return {**audit, "executions": executions}
 
 
-@pytest.mark.parametrize("mode", sorted(MODES))
+@pytest.mark.parametrize("run", sorted(RUNS))
 def test_hostile_sources_never_run_live_or_after_reload(
-    hostile_context: tuple[BrowserContext, Trap], stack: Stack, egress: Egress, record_property, mode: str
+    hostile_context: tuple[BrowserContext, Trap], stack: Stack, egress: Egress, record_property, run: str
 ) -> None:
     context, trap = hostile_context
-    models = MODES[mode]
-    set_user_settings(stack, stream=mode.startswith("streaming"))
+    models = RUNS[run]
+    streamed = run.startswith("streaming")
+    set_user_settings(stack, stream=streamed)
     page = context.new_page()
     console = Console().watch(page)
     chats: dict[str, tuple[str, str]] = {}
@@ -249,14 +200,9 @@ def test_hostile_sources_never_run_live_or_after_reload(
             open_new_chat_in_app(page, model)
         send(page)
         answer = last_answer_id(page)
-        if gap := gap_for(
-            model, mode.startswith("streaming"), open_webui_version(stack)
-        ):  # Open WebUI's error, nothing more
+        if gap := gap_for(model, streamed, open_webui_version(stack)):  # Open WebUI's error, nothing more
             gaps[model] = gap.reason
-            if gap.shows:
-                expect(page.locator(f"#message-{answer}")).to_contain_text(gap.shows)
-            page.wait_for_timeout(2_000)
-            expect(page.locator(f"#message-{answer} .owc-sources")).to_have_count(0)
+            expect_gap_shown(page, answer, gap)
             continue
         chats[model] = (chat_id(page), answer)
         count(open_everything(page, stack, *chats[model], model))
@@ -284,11 +230,17 @@ def test_hostile_sources_never_run_live_or_after_reload(
         },
     )
 
-    # A source's link opens in a new tab that cannot reach back into Open WebUI.
-    index = page.evaluate(
-        "id => window.owuiCitations.citations(id).find((c) => c.url?.startsWith('https://attacker.example/')).index",
-        answer,
+    # A source's link opens in a new tab that cannot reach back into Open WebUI: an answer's whose sources
+    # link to the attacker's site (the answers are the extension's still: each was opened above).
+    attacker_source = (
+        "id => window.owuiCitations.citations(id).find((c) => c.url?.startsWith('https://attacker.example/'))?.index"
     )
+    chat, answer, index = next(
+        (chat, answer, index)
+        for chat, answer in chats.values()
+        if (index := page.evaluate(attacker_source, answer)) is not None
+    )
+    navigate_in_app(page, f"/c/{chat}")
     page.locator(f"#message-{answer} .owc-source[data-owc-index='{index}']").click()
     context.route(
         "https://attacker.example/**",
