@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser
 from playwright.sync_api import Page
+from playwright.sync_api import Route
 from playwright.sync_api import expect
 
 from devstack.owui import ANSWERS
@@ -105,18 +106,46 @@ def test_a_temporary_chat_shows_sources_but_stores_nothing(page: Page, stack: St
     assert stores == []
 
 
-def test_a_reload_the_moment_an_answer_finishes_loses_no_source(page: Page, stack: Stack) -> None:
-    """Sources are stored once the chat's writes settle, a second or more after the answer ends.
-    A user reloading in that moment gets them back from the page that opens next."""
+def test_a_reload_before_the_sources_are_stored_loses_none(page: Page, stack: Stack) -> None:
+    """Sources are stored once the chat's writes settle, a second or more after the answer ends. A page
+    that goes away before its store went through leaves them in its outbox, and the page that opens
+    next stores them: here the first page's every attempt fails (the network refuses it), so only
+    the outbox can bring them to the stored chat."""
     set_user_settings(stack, stream=True)
+    attempts = {"first page": 0}
+    first_page = True
+
+    def store(route: Route) -> None:
+        if first_page:
+            attempts["first page"] += 1
+            route.abort()
+        else:
+            route.continue_()
+
+    page.route(re.compile(r"/api/v1/chats/[^/]+/messages/[^/]+/event$"), store)
     open_new_chat(page, stack, "perplexity")
     send(page)
     answer = last_answer_id(page)
     expect(page.locator(f"#message-{answer} .owc-sources button.owc-source")).to_have_count(3)
     chat = chat_id(page)
+    for _ in range(30):
+        if attempts["first page"]:
+            break
+        page.wait_for_timeout(500)
+    assert attempts["first page"], "the first page never tried to store"
+
+    def next_page(_: object) -> None:
+        nonlocal first_page
+        first_page = False  # the first page is gone: nothing it sends can come after this
+
+    page.once("domcontentloaded", next_page)
     page.reload()
     assert wait_for_citation_numbers(page, answer, [1, 2, 3, 2]) == [1, 2, 3, 2]
     expect(page.locator(f"#message-{answer} .owc-sources button.owc-source")).to_have_count(3)
+    for _ in range(30):
+        if stored_citation_events(stack, chat):
+            break
+        page.wait_for_timeout(500)
     assert stored_citation_events(stack, chat) == {answer: 1}
 
 
