@@ -7,6 +7,7 @@ import { keepLast } from '../bounded.js';
 import {
   type Accumulator,
   type Citation,
+  chooseCitations,
   createAccumulator,
   type ExtractResult,
   extractCitations,
@@ -137,7 +138,7 @@ export function createHub(locale: () => string): Hub {
     changed(entry);
   };
 
-  /** Raw upstream data wins over what is stored: it is what the producer sent. */
+  /** The answer's sources, by core's precedence of its readings (core/precedence.ts). */
   const citations = (messageId: string): ExtractResult => {
     const entry = messages.get(messageId);
     if (!entry) return { format: null, citations: [] };
@@ -146,19 +147,11 @@ export function createHub(locale: () => string): Hub {
     if (parsed?.adds !== added) {
       parsed = remember(parsedStreams, messageId, { adds: added, result: entry.accumulator.result() });
     }
-    const copied = parsed.result.format === 'open-webui';
-    if (parsed.result.citations.length && !copied) return parsed.result;
-    // Producers whose sources are only in the text Open WebUI relays (Jina's footnote
-    // definitions, Brave's tags, LightRAG's references) are read from the finished answer, once
-    // per text; they win over Open WebUI's own copy of the same sources (its source events from
-    // url_citations), which are links: sources read without any link are not that copy, and leave
-    // Open WebUI's own (its knowledge bases, its web search) as they are.
-    const written = entry.done && entry.content ? fromText(messageId, entry.content) : null;
-    const fromStore = storedCitations(messageId);
-    const wins = copied ? written?.citations.some((c) => c.url !== null) : !fromStore?.citations.length;
-    if (written?.citations.length && wins) return written;
-    if (parsed.result.citations.length) return parsed.result;
-    return fromStore ?? parsed.result;
+    return chooseCitations({
+      streamed: parsed.result,
+      written: () => (entry.done && entry.content ? fromText(messageId, entry.content) : null),
+      stored: () => storedCitations(messageId),
+    });
   };
 
   return {

@@ -19,5 +19,6 @@ export {
 } from './markers.js';
 export type { Anchor, Citation, CitationKind, ExtractOptions, ExtractResult, Quote, ScoreKind } from './model.js';
 export { distinctNames } from './names.js';
+export { chooseCitations, type Readings } from './precedence.js';
 export { answerTags } from './tags.js';
 export { hostOf, isWebUrl, safeUrl } from './urls.js';
