@@ -5,6 +5,15 @@
  * directly, beside Open WebUI's floating buttons and source strip.
  */
 
+/** Every message Open WebUI draws, the user's and the answers: `#message-<id>`. */
+export const MESSAGES = '[id^="message-"]';
+const MESSAGE_ID = /^message-(.+)$/;
+
+/** The message id of a message element (`message-<id>`). */
+export function messageId(message: Element): string | null {
+  return MESSAGE_ID.exec(message.id)?.[1] ?? null;
+}
+
 export function answerContainer(message: Element): Element | null {
   return message.querySelector('#response-content-container') ?? message.querySelector('.chat-assistant');
 }

@@ -9,10 +9,10 @@
 
 import { type Citation, sourceLink, sourcesMarkdown } from '../core/index.js';
 import { guard } from '../guard.js';
+import { MESSAGES, messageId } from './answer.js';
 import type { Feature } from './context.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
-import { messageId } from './observe.js';
 import { pageText } from './present.js';
 
 const COPY_BUTTON = '.copy-response-button'; // Open WebUI's, on every answer, 0.6 to 0.12
@@ -62,9 +62,7 @@ export function keepSourcesOnCopy(citedOf: (messageId: string) => readonly Citat
   document.addEventListener(
     'click',
     guard('ui', (event: MouseEvent) => {
-      const message = (event.target as Element | null)
-        ?.closest?.(COPY_BUTTON)
-        ?.closest<HTMLElement>('[id^="message-"]');
+      const message = (event.target as Element | null)?.closest?.(COPY_BUTTON)?.closest<HTMLElement>(MESSAGES);
       const id = message && messageId(message);
       armed = id ? { citations: citedOf(id), until: Date.now() + ARMED_MS } : null;
     }),

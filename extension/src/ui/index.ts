@@ -3,19 +3,19 @@
 import type { Hub } from '../capture/hub.js';
 import { splitCited } from '../core/index.js';
 import { guard, onDisable } from '../guard.js';
+import { MESSAGES, messageId } from './answer.js';
 import type { Feature, UiContext } from './context.js';
 import { initCopy } from './copy.js';
 import { initList } from './list.js';
 import { applyToMessage } from './message.js';
 import { initModal } from './modal.js';
-import { messageId, observeMessages } from './observe.js';
+import { observeMessages } from './observe.js';
 import { initPreview } from './preview.js';
 import { restoreOpenWebuiView } from './restore.js';
 import { initSettingsPanel } from './settings-panel.js';
 import { injectStyles } from './styles.js';
 
 const FEATURES: readonly Feature[] = [initModal, initPreview, initList, initCopy, initSettingsPanel];
-const ANSWERS = '[id^="message-"]';
 
 export function startUi(hub: Hub): void {
   // Turned off after an error: its observers, listeners and subscription stop, Open WebUI's view comes back.
@@ -61,7 +61,7 @@ function answersOnThePage(hub: Answers, signal: AbortSignal): UiContext {
   const citationsOf = (id: string) => hub.view(id)?.citations ?? [];
   return {
     citationAt(trigger) {
-      const message = trigger.closest<HTMLElement>(ANSWERS);
+      const message = trigger.closest<HTMLElement>(MESSAGES);
       const id = message && messageId(message);
       if (!id) return null;
       const citations = citationsOf(id);
@@ -74,6 +74,6 @@ function answersOnThePage(hub: Answers, signal: AbortSignal): UiContext {
       return view ? splitCited(view.text, view.citations) : { cited: [], retrieved: [] };
     },
     apply: (message) => apply(message),
-    applyAll: () => document.querySelectorAll<HTMLElement>(ANSWERS).forEach((message) => apply(message)),
+    applyAll: () => document.querySelectorAll<HTMLElement>(MESSAGES).forEach((message) => apply(message)),
   };
 }

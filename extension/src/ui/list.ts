@@ -7,6 +7,7 @@
 import { keepLast } from '../bounded.js';
 import type { Citation } from '../core/index.js';
 import { guard } from '../guard.js';
+import { MESSAGES } from './answer.js';
 import type { Feature } from './context.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
@@ -139,7 +140,7 @@ export const initList: Feature = (ui, signal) => {
     guard('ui', (event: MouseEvent) => {
       const target = event.target as Element | null;
       const list = target?.closest?.<HTMLElement>('.owc-sources');
-      const listed = list?.closest<HTMLElement>('[id^="message-"]');
+      const listed = list?.closest<HTMLElement>(MESSAGES);
       if (!list || !listed || !target?.closest('.owc-more')) return;
       toggleList(list.dataset.owcMessageId ?? '');
       ui.apply(listed);

@@ -6,6 +6,7 @@
 
 import { type Citation, sourceLink } from '../core/index.js';
 import { guard } from '../guard.js';
+import { MESSAGES } from './answer.js';
 import type { Feature } from './context.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
@@ -100,7 +101,7 @@ function content(citations: readonly Citation[], position: number, go: (position
 /** Where focus goes back to: the opener, or, when the answer was redrawn while the modal was open
  * (its sources stored, say), the button of the same kind and number that replaced it. */
 function returnTarget(opener: HTMLElement | null): () => HTMLElement | null {
-  const messageId = opener?.closest('[id^="message-"]')?.id;
+  const messageId = opener?.closest(MESSAGES)?.id;
   const kind = opener?.classList[0];
   const number = opener?.dataset.owcIndex;
   return () => {

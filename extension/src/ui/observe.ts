@@ -8,7 +8,8 @@
  * answers per task.
  */
 
-const MESSAGE = /^message-(.+)$/;
+import { MESSAGES } from './answer.js';
+
 const STREAMING_PASS_MS = 200;
 // Longest run of answers handled in one task: half a frame.
 const SLICE_MS = 8;
@@ -24,14 +25,10 @@ function messageOf(node: Node): HTMLElement | null {
   const known = answerOf.get(node);
   if (known) return known;
   const element = node instanceof Element ? node : node.parentElement;
-  const message = element?.closest<HTMLElement>('[id^="message-"]');
+  const message = element?.closest<HTMLElement>(MESSAGES);
   if (!message || message.querySelector('.chat-assistant') === null) return null;
   answerOf.set(node, message);
   return message;
-}
-
-export function messageId(message: HTMLElement): string | null {
-  return MESSAGE.exec(message.id)?.[1] ?? null;
 }
 
 export function observeMessages(
@@ -90,9 +87,7 @@ export function observeMessages(
         // A chat opened or navigated to: all its messages at once.
         for (const node of record.addedNodes) {
           if (!(node instanceof HTMLElement)) continue;
-          const messages = node.matches('[id^="message-"]')
-            ? [node]
-            : node.querySelectorAll<HTMLElement>('[id^="message-"]');
+          const messages = node.matches(MESSAGES) ? [node] : node.querySelectorAll<HTMLElement>(MESSAGES);
           messages.forEach((m) => messageOf(m) && changed.add(m));
         }
       }
@@ -102,6 +97,6 @@ export function observeMessages(
   });
   observer.observe(document.body, { childList: true, subtree: true, characterData: true });
   signal.addEventListener('abort', () => observer.disconnect());
-  document.querySelectorAll<HTMLElement>('[id^="message-"]').forEach((m) => messageOf(m) && schedule(m));
+  document.querySelectorAll<HTMLElement>(MESSAGES).forEach((m) => messageOf(m) && schedule(m));
   return schedule;
 }
