@@ -2,6 +2,7 @@
 every version difference is absorbed here, not in its callers."""
 
 import re
+import time
 from dataclasses import dataclass
 from dataclasses import field
 from functools import cache
@@ -171,6 +172,17 @@ def stored_citation_events(stack: Stack, chat: str) -> dict[str, int]:
         for message_id, message in messages.items()
         if message.get("role") == "assistant"
     }
+
+
+def wait_until_stored(page: Page, stack: Stack, chat: str, answers: list[str], timeout_s: float = 30) -> dict[str, int]:
+    """How many source events of ours each answer's stored message holds, once each holds one (or at the
+    timeout: the caller's assertion says what was stored instead)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        stored = stored_citation_events(stack, chat)
+        if all(stored.get(answer, 0) >= 1 for answer in answers) or time.monotonic() > deadline:
+            return {answer: stored.get(answer, 0) for answer in answers}
+        page.wait_for_timeout(500)  # not time.sleep: Playwright answers routed requests only inside its calls
 
 
 def stored_answer_text(stack: Stack, chat: str, message_id: str) -> str:

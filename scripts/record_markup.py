@@ -24,7 +24,7 @@ from devstack.owui import open_new_chat
 from devstack.owui import open_webui_version
 from devstack.owui import send
 from devstack.owui import set_user_settings
-from devstack.owui import stored_citation_events
+from devstack.owui import wait_until_stored
 from devstack.processes import ROOT
 from devstack.stack import OWUI_VENV
 from devstack.stack import Stack
@@ -47,13 +47,6 @@ CAPTURE = """id => {
   copy.querySelectorAll('svg').forEach((svg) => svg.replaceChildren());
   return { html: copy.outerHTML, view: window.owuiCitations.view(id) };
 }"""
-
-
-def wait_until_stored(stack: Stack, chat: str, answer: str) -> None:
-    """Until the extension stored the answer's sources (or Open WebUI's own were there already)."""
-    deadline = time.monotonic() + STORED_TIMEOUT_S
-    while time.monotonic() < deadline and not stored_citation_events(stack, chat).get(answer):
-        time.sleep(0.25)
 
 
 def finished_answer(page: Page) -> str:
@@ -93,7 +86,7 @@ def record_one(page: Page, stack: Stack, model: str, stream: bool) -> list[dict]
     open_new_chat(page, stack, model)
     send(page)
     answer = finished_answer(page)
-    wait_until_stored(stack, chat_id(page), answer)
+    wait_until_stored(page, stack, chat_id(page), [answer], STORED_TIMEOUT_S)  # or Open WebUI's own were there
     live = capture(page, answer)
     page.reload()
     page.wait_for_selector(f"#message-{answer} .chat-assistant", timeout=60_000)

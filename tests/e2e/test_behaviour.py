@@ -20,6 +20,7 @@ from devstack.owui import send
 from devstack.owui import set_user_settings
 from devstack.owui import stored_citation_events
 from devstack.owui import wait_for_citation_numbers
+from devstack.owui import wait_until_stored
 from devstack.stack import Stack
 
 pytestmark = pytest.mark.e2e
@@ -64,12 +65,8 @@ def test_two_tabs_and_regenerations_store_every_answer_once_over_12_turns(
             answers.append(last)
     expect(first.locator(f"#message-{last} .owc-sources button.owc-source")).to_have_count(3)
 
-    stored: dict[str, int] = {}
-    for _ in range(60):  # the tabs store once each answer's chat is written back: let them finish
-        stored = stored_citation_events(stack, chat)
-        if len(stored) == len(answers) and set(stored.values()) == {1}:
-            break
-        first.wait_for_timeout(1_000)
+    wait_until_stored(first, stack, chat, answers, timeout_s=60)  # once each answer's chat is written back
+    stored = stored_citation_events(stack, chat)
     assert sorted(stored) == sorted(answers) and set(stored.values()) == {1}, {
         k: v for k, v in stored.items() if v != 1
     }
@@ -142,10 +139,7 @@ def test_a_reload_before_the_sources_are_stored_loses_none(page: Page, stack: St
     page.reload()
     assert wait_for_citation_numbers(page, answer, [1, 2, 3, 2]) == [1, 2, 3, 2]
     expect(page.locator(f"#message-{answer} .owc-sources button.owc-source")).to_have_count(3)
-    for _ in range(30):
-        if stored_citation_events(stack, chat):
-            break
-        page.wait_for_timeout(500)
+    assert wait_until_stored(page, stack, chat, [answer]) == {answer: 1}
     assert stored_citation_events(stack, chat) == {answer: 1}
 
 

@@ -24,7 +24,7 @@ from devstack.owui import open_new_chat_in_app
 from devstack.owui import open_webui_version
 from devstack.owui import send
 from devstack.owui import set_user_settings
-from devstack.owui import stored_citation_events
+from devstack.owui import wait_until_stored
 from devstack.stack import Stack
 from mock_server.registry import BUILT_IN_SCENARIOS
 from mock_server.registry import load_scenarios
@@ -119,11 +119,7 @@ def send_and_measure(
     send(page)
     answer = last_answer_id(page, timeout_ms=120_000)
     if stores:  # the extension's whole work: until its one source event is stored
-        chat = chat_id(page)
-        for _ in range(60):
-            if stored_citation_events(stack, chat).get(answer) == 1:
-                break
-            page.wait_for_timeout(500)
+        wait_until_stored(page, stack, chat_id(page), [answer])
     page.wait_for_timeout(1_500)
     frames = page.evaluate("() => window.__owcFrames")
     worst = max(frames, key=lambda frame: frame["extension"], default={"extension": 0, "total": 0, "what": []})

@@ -20,6 +20,7 @@ from devstack.owui import open_new_chat
 from devstack.owui import send
 from devstack.owui import set_user_settings
 from devstack.owui import stored_citation_events
+from devstack.owui import wait_until_stored
 from devstack.stack import Stack
 
 pytestmark = pytest.mark.e2e
@@ -32,15 +33,6 @@ BAD_GATEWAY = "<html><head><title>502 Bad Gateway</title></head><body><h1>502 Ba
 def from_open_webui(route: Route) -> bool:
     """Open WebUI's own requests ask for JSON (`Accept`); the extension's take the browser's default."""
     return route.request.headers.get("accept") == "application/json"
-
-
-def wait_until_stored(page: Page, stack: Stack, chat: str, answers: list[str], timeout_s: float) -> dict[str, int]:
-    deadline = time.monotonic() + timeout_s
-    while True:
-        stored = stored_citation_events(stack, chat)
-        if all(stored.get(answer, 0) >= 1 for answer in answers) or time.monotonic() > deadline:
-            return {answer: stored.get(answer, 0) for answer in answers}
-        page.wait_for_timeout(500)  # not time.sleep: Playwright answers routed requests only inside its calls
 
 
 def shown_after_reload(page: Page, answers: list[str]) -> None:

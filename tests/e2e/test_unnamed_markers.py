@@ -12,7 +12,7 @@ from devstack.owui import last_answer_id
 from devstack.owui import open_new_chat
 from devstack.owui import send
 from devstack.owui import set_user_settings
-from devstack.owui import stored_citation_events
+from devstack.owui import wait_until_stored
 from devstack.stack import Stack
 
 pytestmark = pytest.mark.e2e
@@ -42,11 +42,7 @@ def test_a_marker_naming_no_source_reads_as_a_muted_number(page: Page, stack: St
     check_markers(answer)
     answer.locator(".owc-unnamed").first.click()
     expect(page.locator(".owc-modal")).to_have_count(0)  # nothing to open
-    chat = chat_id(page)
-    for _ in range(60):  # stored: Open WebUI draws the answer again, with its own buttons
-        if stored_citation_events(stack, chat).get(answer_id) == 1:
-            break
-        page.wait_for_timeout(500)
+    wait_until_stored(page, stack, chat_id(page), [answer_id])  # Open WebUI draws it again, with its own buttons
     check_markers(answer)
     page.reload()
     check_markers(page.locator(f"#message-{answer_id}"))
