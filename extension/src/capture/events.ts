@@ -9,6 +9,9 @@ import { messageText } from './message-text.js';
  * chunk Open WebUI dropped, as a chunk of its own. */
 export const RELAY_EVENT = 'owui-citations:chunk';
 
+/** Open WebUI asks the page to call a user's direct connection itself (direct-requests.ts). */
+export const DIRECT_REQUEST = 'request:chat:completion';
+
 interface Envelope {
   chat_id?: unknown;
   message_id?: unknown;
@@ -19,7 +22,7 @@ interface Envelope {
 /** The message an event is about, and its data; null for another viewer's mirror, data that is no
  * object, or a message id that is no id (ids become request paths: ids.ts). A chat id that is
  * none (a temporary chat's `local:…`) is no chat to store into. */
-function opened(
+function unwrapEnvelope(
   envelope: Envelope,
 ): { messageId: string; chatId: string | null; type: unknown; record: Record<string, unknown> } | null {
   const messageId = isId(envelope.message_id) ? envelope.message_id : null;
@@ -32,7 +35,7 @@ function opened(
 
 /** A text-only packet read for the position of what follows it: the answer's piece, or the answer so far. */
 export function routeText(hub: Hub, envelope: Envelope): void {
-  const event = opened(envelope);
+  const event = unwrapEnvelope(envelope);
   if (!event) return;
   const { messageId, chatId, record } = event;
   if (typeof record.delta === 'string') {
@@ -48,7 +51,7 @@ export function routeEvent(
   envelope: Envelope,
   onDirectRequest: (messageId: string, chatId: string | null, formData: unknown) => void,
 ): void {
-  const event = opened(envelope);
+  const event = unwrapEnvelope(envelope);
   if (!event) return;
   const { messageId, chatId, type, record } = event;
   if (type === 'chat:completion' || type === 'response:completion') {
@@ -60,7 +63,7 @@ export function routeEvent(
     // Our stored source, broadcast back: this page already shows what it holds (no parse, no redraw).
     if (isOwnSource(record) && hub.citations(messageId).citations.length) return;
     hub.add(messageId, chatId, { type: 'source', data: record });
-  } else if (type === 'request:chat:completion') {
+  } else if (type === DIRECT_REQUEST) {
     onDirectRequest(messageId, chatId, record.form_data);
   }
 }

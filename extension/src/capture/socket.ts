@@ -5,6 +5,7 @@
  */
 
 import { guard, onDisable } from '../guard.js';
+import { DIRECT_REQUEST } from './events.js';
 import { textPacketKind } from './text-packets.js';
 
 type PacketHandler = (event: unknown) => void;
@@ -69,8 +70,7 @@ export function createPacketReader(
     const kind = textPacketKind(packet);
     if (kind) return void keep(packet, kind);
     // A direct-connection request is answered by a fetch in the same task: read it now.
-    if (packet.includes('"request:chat:completion"'))
-      return void guard('capture', () => onUrgent(eventPayload(packet)))();
+    if (packet.includes(`"${DIRECT_REQUEST}"`)) return void guard('capture', () => onUrgent(eventPayload(packet)))();
     if (packet.includes(PLACED_BY_POSITION) && !overflowed) kept.splice(0).forEach((text) => enqueue(text, true));
     if (packet.includes(FINISHED)) [kept, overflowed] = [[], false];
     enqueue(packet, false);

@@ -70,7 +70,7 @@ const BACKOFF_BASE_MS = 1000;
 const BACKOFF_MAX_MS = 10_000;
 const CHECK_AFTER_POST_MS = 1000;
 
-interface Memory {
+interface DeliveryCounters {
   posts: number;
   settledAgain: boolean;
   unsavedReads: number;
@@ -78,7 +78,7 @@ interface Memory {
 }
 
 /** The next state, from the state just run and what it observed. */
-function next(state: State, seen: Observation, memory: Memory): State {
+function next(state: State, seen: Observation, memory: DeliveryCounters): State {
   if (seen.kind === 'failed') {
     memory.failures++;
     if (seen.failure === 'refused') return { name: 'finished', outcome: 'gone' };
@@ -136,7 +136,7 @@ export async function deliver(
   deps: DeliveryDeps,
   settleFirst: boolean,
 ): Promise<Outcome> {
-  const memory: Memory = { posts: 0, settledAgain: false, unsavedReads: 0, failures: 0 };
+  const memory: DeliveryCounters = { posts: 0, settledAgain: false, unsavedReads: 0, failures: 0 };
   const backoff = (): number => {
     const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.min(memory.failures - 1, 10));
     return ceiling / 2 + (deps.random() * ceiling) / 2;

@@ -48,7 +48,7 @@ function sleeper(stop: AbortSignal): (ms: number) => Promise<void> {
 }
 
 /** A promise for the next time `fire` is called. */
-function signal(): { fire(): void; next(): Promise<void> } {
+function nextEvent(): { fire(): void; next(): Promise<void> } {
   let resolve = (): void => {};
   let promise = new Promise<void>((done) => (resolve = done));
   return {
@@ -91,8 +91,8 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
       claims.claim(messageId);
     }),
   );
-  const signIns = signal();
-  const online = signal();
+  const signIns = nextEvent();
+  const online = nextEvent();
   // Signed in (as the same user or another): what earlier pages left for that user is stored now.
   const signedIn = guard('persist', () => {
     signIns.fire();

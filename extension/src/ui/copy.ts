@@ -25,7 +25,7 @@ const absoluteLink = (citation: Citation): string | null => {
   return link && new URL(link, location.href).href;
 };
 
-export const markdownOf = (citations: readonly Citation[]): string =>
+const markdownOf = (citations: readonly Citation[]): string =>
   sourcesMarkdown(citations, { heading: t('sources'), page: pageText, link: absoluteLink });
 
 /** The sources as HTML for the clipboard, never for this page: built as nodes (titles as text,

@@ -18,8 +18,8 @@ const shown = new WeakMap<Element, { citations: readonly Citation[]; key: string
 const citationsKey = (citations: readonly Citation[]): string =>
   citations.map((c) => `${c.index}\u0000${c.id}\u0000${c.title}\u0000${c.refs.join()}`).join('\u0001');
 
-/** Whether the citations differ from those the message shows; records them as shown. */
-function changed(message: Element, citations: readonly Citation[]): boolean {
+/** Records the citations as the ones the message shows; whether they differ from those it showed. */
+function recordShown(message: Element, citations: readonly Citation[]): boolean {
   const before = shown.get(message);
   if (before?.citations === citations) return false;
   const key = citationsKey(citations);
@@ -44,7 +44,7 @@ export function applyToMessage(message: HTMLElement, answer: AnswerView): void {
   if (!container || citations.length === 0) return;
   const byIndex = new Map(citations.map((c) => [c.index, c]));
   const { byUrl } = citationNumbers(citations);
-  const renewed = changed(message, citations);
+  const renewed = recordShown(message, citations);
   // The answer's markdown, read where markers are linked or buttons renumbered.
   const contentSpans = done || renewed ? spansOf(content, citations) : [];
   const view: View = { citations, byIndex, byUrl, contentSpans };
