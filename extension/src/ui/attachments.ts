@@ -45,6 +45,8 @@ export interface View {
   byIndex: Map<number, Citation>;
   /** Which citation a URL names: the core's rule, as the list's cited and retrieved are told apart. */
   byUrl: ReadonlyMap<string, number>;
+  /** Which citation a producer's reference number names (a footnote, a tag): the core's rule too. */
+  byRef: ReadonlyMap<number, number>;
   contentSpans: readonly MarkerSpan[];
 }
 

@@ -1,5 +1,5 @@
 /** The numbered citation button, the muted mark of a number that names no source, and which
- * citation a producer's reference number stands for. */
+ * citation a producer's reference number stands for (the core's byRef, as the view carries it). */
 
 import type { Citation } from '../core/index.js';
 import type { View } from './attachments.js';
@@ -31,7 +31,6 @@ export const buttonsFor = (indices: number[], byIndex: Map<number, Citation>): H
   citedBy(indices, byIndex).map(citeButton);
 
 /** The citation a producer's reference number n (a footnote, a tag) stands for. */
-export const citing = (citations: readonly Citation[], n: number): Citation | undefined =>
-  citations.find((c) => c.refs.includes(n));
-export const indexOf = (citation: Citation | undefined): number[] => (citation ? [citation.index] : []);
-export const citingRef = (n: number) => (view: View) => indexOf(citing(view.citations, n));
+export const citing = (view: View, n: number): Citation | undefined => view.byIndex.get(view.byRef.get(n) ?? 0);
+export const asIndices = (citation: Citation | undefined): number[] => (citation ? [citation.index] : []);
+export const citingRef = (n: number) => (view: View) => asIndices(citing(view, n));

@@ -43,11 +43,11 @@ export function applyToMessage(message: HTMLElement, answer: AnswerView): void {
   const container = answerContainer(message);
   if (!container || citations.length === 0) return;
   const byIndex = new Map(citations.map((c) => [c.index, c]));
-  const { byUrl } = citationNumbers(citations);
+  const { byUrl, byRef } = citationNumbers(citations);
   const renewed = recordShown(message, citations);
   // The answer's markdown, read where markers are linked or buttons renumbered.
   const contentSpans = done || renewed ? spansOf(content, citations) : [];
-  const view: View = { citations, byIndex, byUrl, contentSpans };
+  const view: View = { citations, byIndex, byUrl, byRef, contentSpans };
   if (renewed) renumber(message, view);
 
   // Svelte rewrites the answer's text on every streamed token: markers are linked once it is done.

@@ -1,6 +1,6 @@
 import { isMarkerText, safeUrl } from '../../core/index.js';
 import { attach, place } from '../attachments.js';
-import { citeButton, indexOf } from '../buttons.js';
+import { asIndices, citeButton } from '../buttons.js';
 import { LISTS } from './dom-text.js';
 import { markerIn, type Pass } from './pass.js';
 
@@ -17,7 +17,7 @@ export function linkAnchors({ message, view: { byUrl, byIndex } }: Pass, root: E
     const isMarker = isMarkerText(anchor.textContent ?? '') || anchor.querySelector('button') !== null;
     if (isMarker) anchor.classList.add('owc-hidden');
     anchor.after(button);
-    place(attach(message, anchor, [button]), [button], (view) => indexOf(view.byIndex.get(view.byUrl.get(url) ?? 0)));
+    place(attach(message, anchor, [button]), [button], (view) => asIndices(view.byIndex.get(view.byUrl.get(url) ?? 0)));
   }
 }
 

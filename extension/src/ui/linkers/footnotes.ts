@@ -27,7 +27,8 @@ function isFootnoteDefinition(block: Element): boolean {
 
 /** Open WebUI (0.12) draws `[^n]` as `<sup class="footnote-ref">n</sup>`: each becomes our button;
  * the definitions closing the answer are hidden once our list shows their sources. */
-export function linkFootnotes({ message, view: { contentSpans, citations } }: Pass, root: Element): void {
+export function linkFootnotes({ message, view }: Pass, root: Element): void {
+  const { contentSpans } = view;
   const listed = contentSpans.some((s) => s.kind === 'hide' && s.indices.length > 0);
   for (const block of root.querySelectorAll('p:not(.owc-hidden)')) {
     if (listed && isFootnoteDefinition(block)) block.classList.add('owc-hidden');
@@ -35,7 +36,7 @@ export function linkFootnotes({ message, view: { contentSpans, citations } }: Pa
   for (const sup of root.querySelectorAll<HTMLElement>('sup.footnote-ref:not(.owc-hidden)')) {
     if (sup.closest('.owc-hidden') || sup.nextElementSibling?.matches('.owc-cite') || isDefinitionMark(sup)) continue;
     const n = Number(sup.textContent?.trim());
-    const citation = citing(citations, n);
+    const citation = citing(view, n);
     if (!citation) continue;
     const button = citeButton(citation);
     sup.classList.add('owc-hidden');

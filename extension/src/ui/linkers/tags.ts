@@ -6,7 +6,7 @@ import type { Pass } from './pass.js';
 
 /** Brave's `<citation>{…}</citation>` tags become numbered buttons; its other tags are hidden.
  * Open WebUI shows them as text, so they are found in the block's joined text. */
-export function linkTags({ message, view: { citations } }: Pass, root: Element): void {
+export function linkTags({ message, view }: Pass, root: Element): void {
   for (const block of root.querySelectorAll('p, li, h1, h2, h3, h4, h5, h6, td')) {
     if (!block.textContent?.includes('</')) continue;
     const nodes = textNodes(block);
@@ -16,7 +16,7 @@ export function linkTags({ message, view: { citations } }: Pass, root: Element):
       const at = hideRange(message, nodes, tag.start, tag.end);
       const number = tag.citedNumber;
       if (!at || number === null) continue;
-      const citation = citing(citations, number);
+      const citation = citing(view, number);
       if (!citation) continue;
       const button = citeButton(citation);
       at.after(button);
