@@ -67,7 +67,7 @@ def main() -> int:
     # Stopped from outside (a timeout, kill): still stop Open WebUI and the mock server.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     sizes = SMOKE if args.smoke else Sizes(reps=args.reps, heap_reps=args.heap_reps, leak_answers=args.leak_answers)
-    # 100 tokens per second, as issue 5 asks; the smoke run streams as fast as it can.
+    # 100 tokens per second, a fast producer (docs/performance.md); the smoke run streams as fast as it can.
     token_delay_ms = 1 if args.smoke else 10
     rows = []
     failed: dict[str, str] = {}

@@ -1,4 +1,4 @@
-"""The benchmark's figures, one function each (issue 5's numbering). Every figure alternates
+"""The benchmark's figures, one function each (numbered as docs/performance.md lists them). Every figure alternates
 with and without the extension in one run, in a fresh browser context per repetition."""
 
 import gzip

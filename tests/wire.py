@@ -38,7 +38,7 @@ def chat_body(http: httpx.Client, model: str) -> tuple[str, dict]:
     return response.text, response.json()
 
 
-def scenario_file_from_readme() -> str:
+def scenario_file_from_contributing() -> str:
     """The complete scenario example of docs/contributing.md, so that the documented format is tested."""
     guide = (Path(__file__).resolve().parent.parent / "docs" / "contributing.md").read_text()
     start = guide.index("```yaml\n", guide.index("## Scenario files")) + len("```yaml\n")

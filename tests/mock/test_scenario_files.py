@@ -15,7 +15,7 @@ from mock_server.registry import load_scenarios
 from mock_server.rendering import RequestFacts
 from mock_server.rendering import render_body
 from mock_server.rendering import render_stream
-from tests.wire import scenario_file_from_readme
+from tests.wire import scenario_file_from_contributing
 from tests.wire import sse_data
 
 GOOD_CHAT = """
@@ -74,10 +74,10 @@ def test_missing_scenario_directory_is_refused(tmp_path: Path) -> None:
     assert result.returncode == 2 and "not a directory" in result.stderr
 
 
-def test_readme_example_loads_and_serves_both_modes(tmp_path: Path) -> None:
+def test_contributing_example_loads_and_serves_both_modes(tmp_path: Path) -> None:
     directory = tmp_path / "scenarios"
     directory.mkdir()
-    (directory / "my-rag.yaml").write_text(scenario_file_from_readme())
+    (directory / "my-rag.yaml").write_text(scenario_file_from_contributing())
     port = free_port()
     service = mock_server(port, tmp_path / "mock.log", extra_args=["--scenarios", str(directory)]).start()
     base = f"http://127.0.0.1:{port}"

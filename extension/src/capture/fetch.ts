@@ -33,15 +33,15 @@ async function readDirectStream(hub: Hub, response: Response, target: DirectTarg
 
 export function tapFetch(hub: Hub, direct: DirectRequests, activity: ChatActivity): typeof fetch {
   const original = window.fetch.bind(window);
-  const describe = guard('capture', (input: RequestInfo | URL, init?: RequestInit) => {
+  const inspectRequest = guard('capture', (input: RequestInfo | URL, init?: RequestInit) => {
     const request = input instanceof Request ? input : null;
     const url = new URL(request?.url ?? String(input), location.href);
     const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
-    const landed = url.origin === location.origin ? activity.request(url.pathname, method, init?.body) : undefined;
+    const onLanded = url.origin === location.origin ? activity.request(url.pathname, method, init?.body) : undefined;
     const upstream =
       method === 'POST' && url.pathname.endsWith('/chat/completions') && !url.pathname.startsWith('/api/');
     const target = upstream && typeof init?.body === 'string' ? direct.take(init.body) : null;
-    return { url, method, landed, target };
+    return { url, method, onLanded, target };
   });
   const onResponse = guard('capture', (url: URL, method: string, target: DirectTarget | null, response: Response) => {
     if (method === 'GET' && url.origin === location.origin && isStoredChatPath(url.pathname) && response.ok) {
@@ -57,13 +57,13 @@ export function tapFetch(hub: Hub, direct: DirectRequests, activity: ChatActivit
     }
   });
   const tapped = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    const seen = describe(input, init);
+    const request = inspectRequest(input, init);
     try {
       const response = await original(input, init);
-      if (seen) onResponse(seen.url, seen.method, seen.target, response);
+      if (request) onResponse(request.url, request.method, request.target, response);
       return response;
     } finally {
-      if (seen?.landed) guard('capture', seen.landed)();
+      if (request?.onLanded) guard('capture', request.onLanded)();
     }
   };
   window.fetch = tapped;

@@ -52,7 +52,7 @@ export function createPacketReader(
       if (payload !== undefined) (text ? onText : onEvent)(payload);
     }
   });
-  const keep = (packet: string, kind: 'delta' | 'so-far'): void => {
+  const keepText = (packet: string, kind: 'delta' | 'so-far'): void => {
     if (kind === 'so-far')
       kept.splice(0, kept.length, packet); // the answer so far replaces the last, no new list per token
     else if (kept.length < MAX_KEPT_TEXT_PACKETS) kept.push(packet);
@@ -68,7 +68,7 @@ export function createPacketReader(
   return guard('capture', (packet: string) => {
     if (typeof packet !== 'string' || packet.length < 3) return;
     const kind = textPacketKind(packet);
-    if (kind) return void keep(packet, kind);
+    if (kind) return void keepText(packet, kind);
     // A direct-connection request is answered by a fetch in the same task: read it now.
     if (packet.includes(`"${DIRECT_REQUEST}"`)) return void guard('capture', () => onUrgent(eventPayload(packet)))();
     if (packet.includes(PLACED_BY_POSITION) && !overflowed) kept.splice(0).forEach((text) => enqueue(text, true));
@@ -83,7 +83,7 @@ function filterAppHandler(
   handlers: PropertyDescriptor,
   deliver: (packet: unknown) => boolean,
 ): void {
-  const keep = guard('capture', deliver); // on an error, the app gets everything
+  const appMayHave = guard('capture', deliver); // on an error, the app gets everything
   Object.defineProperty(socket, 'onmessage', {
     configurable: true,
     get: () => handlers.get!.call(socket),
@@ -93,7 +93,8 @@ function filterAppHandler(
         typeof handler !== 'function'
           ? handler
           : function (this: WebSocket, event: MessageEvent) {
-              if (keep(event.data) !== false) return (handler as (event: MessageEvent) => unknown).call(this, event);
+              if (appMayHave(event.data) !== false)
+                return (handler as (event: MessageEvent) => unknown).call(this, event);
             },
       ),
   });

@@ -16,20 +16,24 @@ export function replaceNativeButtons({ message, runs, view: { citations, byIndex
   // source can merge or reorder its list). Before that (its sources still arriving), the name
   // finds the group, and a button placed then is placed again once all are drawn.
   const natives = nativeInlineButtons(root).filter((button) => replaced.has(button) || !button.closest('.owc-hidden'));
-  const complete = natives.length === groups.length;
-  let next = 0;
+  const allDrawn = natives.length === groups.length;
+  let searchFrom = 0;
   natives.forEach((button, k) => {
     const { candidates, more } = nativeButtonTarget(button, citations);
-    const sized = (group: { written: number[] } | undefined) => group?.written.length === more + 1;
-    const named = (group: { written: number[] }) =>
-      sized(group) && candidates.some((c) => c.index === group.written[0]);
-    const at = complete ? (sized(groups[k]) ? k : -1) : groups.findIndex((group, i) => i >= next && named(group));
-    if (at >= 0) next = at + 1;
-    const indices = at >= 0 ? groups[at]!.indices : null;
-    const earlier = replaced.get(button);
-    if (!indices || earlier?.indices === indices.join() || (earlier && !complete)) return;
-    earlier?.nodes.forEach((node) => node.remove());
-    const replacement = [...buttonsFor(indices, byIndex), ...groups[at]!.unnamed.map(unnamedMark)];
+    const hasButtonSize = (group: { written: number[] } | undefined) => group?.written.length === more + 1;
+    const matchesName = (group: { written: number[] }) =>
+      hasButtonSize(group) && candidates.some((c) => c.index === group.written[0]);
+    const groupIndex = allDrawn
+      ? hasButtonSize(groups[k])
+        ? k
+        : -1
+      : groups.findIndex((group, i) => i >= searchFrom && matchesName(group));
+    if (groupIndex >= 0) searchFrom = groupIndex + 1;
+    const indices = groupIndex >= 0 ? groups[groupIndex]!.indices : null;
+    const previous = replaced.get(button);
+    if (!indices || previous?.indices === indices.join() || (previous && !allDrawn)) return;
+    previous?.nodes.forEach((node) => node.remove());
+    const replacement = [...buttonsFor(indices, byIndex), ...groups[groupIndex]!.unnamed.map(unnamedMark)];
     button.classList.add('owc-hidden');
     button.after(...replacement);
     replaced.set(button, { indices: indices.join(), nodes: replacement });
