@@ -4,15 +4,16 @@
  * the frame, and the queue is read in a later task.
  */
 
+import { PLACED_BY_POSITION } from '../core/index.js';
 import { guard, onDisable } from '../guard.js';
 import { DIRECT_REQUEST } from './events.js';
 import { textPacketKind } from './text-packets.js';
 
 type PacketHandler = (event: unknown) => void;
 
-// A raw chunk whose sources are placed by where it comes in the text: LiteLLM streams each of
-// Claude's citations after the text it supports. The text packets before it are read with it.
-const PLACED_BY_POSITION = '"provider_specific_fields"';
+// A raw chunk whose sources are placed by where it comes in the text (core's PLACED_BY_POSITION):
+// the text packets before it are read with it.
+const PLACED_BY_POSITION_KEY = `"${PLACED_BY_POSITION}"`;
 const FINISHED = '"done":true';
 // Text packets kept at most, between two such chunks; past it, positions are not known (no button).
 const MAX_KEPT_TEXT_PACKETS = 50_000;
@@ -71,7 +72,7 @@ export function createPacketReader(
     if (kind) return void keepText(packet, kind);
     // A direct-connection request is answered by a fetch in the same task: read it now.
     if (packet.includes(`"${DIRECT_REQUEST}"`)) return void guard('capture', () => onUrgent(eventPayload(packet)))();
-    if (packet.includes(PLACED_BY_POSITION) && !overflowed) kept.splice(0).forEach((text) => enqueue(text, true));
+    if (packet.includes(PLACED_BY_POSITION_KEY) && !overflowed) kept.splice(0).forEach((text) => enqueue(text, true));
     if (packet.includes(FINISHED)) [kept, overflowed] = [[], false];
     enqueue(packet, false);
   });

@@ -4,6 +4,7 @@ export { type Accumulator, createAccumulator } from './accumulate.js';
 export { type CitedSplit, splitCited } from './cited.js';
 export { extractCitations } from './extract.js';
 export { opensFootnoteDefinition } from './footnotes.js';
+export { PLACED_BY_POSITION } from './formats/claude-citations.js';
 export { FORMATS } from './formats/index.js';
 export { isOwnSource, STORED_KEY } from './formats/open-webui.js';
 export { untitledSource } from './i18n.js';

@@ -12,6 +12,10 @@ import { arr, firstChoice, int, isObject, type JsonObject, obj, objects, str } f
 import type { Draft, Format } from '../model.js';
 import { isWebUrl } from '../urls.js';
 
+/** The field of a streamed chunk whose citations are placed by where the chunk comes in the text:
+ * LiteLLM streams each of Claude's citations after the text it supports. */
+export const PLACED_BY_POSITION = 'provider_specific_fields';
+
 function draft(citation: JsonObject): Draft | null {
   const quote = str(citation.cited_text);
   const common = { quote: quote ? { text: quote, start: null, end: null } : null, refs: [], anchors: [] };

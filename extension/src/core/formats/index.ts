@@ -2,7 +2,8 @@
  * Every wire format, in the order they are tried: the first that recognises a payload wins.
  * More specific shapes come first (a grok2api body also has annotations; answer-spans, xAI and
  * NVIDIA RAG all use a top-level `citations`; Jina's annotations are url_citations without
- * offsets). Adding a format: one file here and one line below.
+ * offsets). Adding a format: one file here, one line below, and its scenario files
+ * (docs/contributing.md).
  */
 
 import type { Format } from '../model.js';
