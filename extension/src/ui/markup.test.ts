@@ -44,6 +44,8 @@ const MARKUP = new URL('../../test-support/markup/', import.meta.url);
 // What the browser does not show: what we hid, and what Open WebUI hides itself.
 const HIDDEN = '.owc-hidden, [hidden], .hidden';
 const visible = (element: Element): boolean => element.closest(HIDDEN) === null;
+// Elements are compared by their text: a failing comparison of DOM nodes prints their whole graph.
+const text = (element: Element): string => element.textContent;
 const numbers = (buttons: Iterable<HTMLElement>): number[] => [...buttons].map((b) => Number(b.dataset.owcIndex));
 const all = (root: ParentNode, selector: string): HTMLElement[] => [...root.querySelectorAll<HTMLElement>(selector)];
 const contains = (text: string | null | undefined, part: string, what: string) =>
@@ -93,12 +95,12 @@ function check(message: HTMLElement, seen: Seen, reloaded: boolean): void {
   checkModal(message, seen);
   // Open WebUI's own "N Sources" strip gives way to our list (drawn, after a reload, from our stored sources).
   const strip = all(message, 'button:not(.owc-source)').filter((b) => /^\s*\d+ Sources?\s*$/.test(b.textContent));
-  if (reloaded) assert.deepEqual(strip.filter(visible), []);
+  if (reloaded) assert.deepEqual(strip.filter(visible).map(text), [], "Open WebUI's own strip is hidden");
   if (seen.hidden) {
     const own = all(message, 'h1, h2, h3, h4, li').filter((e) => !e.closest('.owc-sources, .owc-retrieved'));
     const lines = own.filter((e) => e.textContent.includes(seen.hidden!));
     assert.ok(lines.length, "the producer's own source list is drawn");
-    assert.deepEqual(lines.filter(visible), [], "the producer's own source list is hidden");
+    assert.deepEqual(lines.filter(visible).map(text), [], "the producer's own source list is hidden");
   }
 }
 
