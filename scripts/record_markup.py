@@ -9,6 +9,8 @@ changing the line or a scenario: it writes extension/test-support/markup/open-we
 """
 
 import json
+import signal
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -98,6 +100,8 @@ def record_one(page: Page, stack: Stack, model: str, stream: bool) -> list[dict]
 
 
 def main() -> None:
+    # Stopped (a timeout, Ctrl-C's kin), it stops what it started: the stack's block ends on an exception.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     version = installed_version(OWUI_VENV)
     install_extension()
     with (
