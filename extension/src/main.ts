@@ -32,7 +32,10 @@ guard('boot', () => {
   window.owuiCitations = {
     version: VERSION,
     citations: (messageId: string) => hub.citations(messageId).citations,
-    view: (messageId: string) => hub.view(messageId),
+    view: (messageId: string) => {
+      const view = hub.view(messageId);
+      return view && { ...view }; // its citations read, for a caller outside the page
+    },
   };
   const direct = createDirectRequests();
   const onEvent = guard('capture', (event: unknown) =>

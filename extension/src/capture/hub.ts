@@ -191,7 +191,16 @@ export function createHub(locale: () => string): Hub {
       const entry = messages.get(messageId);
       if (!entry) return undefined;
       const text = entry.content || entry.accumulator.text();
-      return { messageId, citations: citations(messageId).citations, text, done: entry.done, live: entry.live };
+      // Parsed when read: the observer asks for a view at every streamed token, to learn only done and live.
+      return {
+        messageId,
+        get citations() {
+          return citations(messageId).citations;
+        },
+        text,
+        done: entry.done,
+        live: entry.live,
+      };
     },
     subscribe(listener) {
       listeners.add(listener);
