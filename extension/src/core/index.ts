@@ -2,6 +2,11 @@
 
 export { type Accumulator, createAccumulator } from './accumulate.js';
 export { type CitedSplit, splitCited } from './cited.js';
+export { bibtex } from './export/bibtex.js';
+export { cslJson } from './export/csl.js';
+export { chatMarkdown, type MarkdownWords } from './export/markdown.js';
+export { ris } from './export/ris.js';
+export { bibliography, type Entry, type ExportedAnswer } from './export/sources.js';
 export { extractCitations } from './extract.js';
 export { opensFootnoteDefinition } from './footnotes.js';
 export { PLACED_BY_POSITION } from './formats/claude-citations.js';

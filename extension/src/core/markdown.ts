@@ -12,13 +12,13 @@ export interface SourcesMarkdownOptions {
 }
 
 /** Characters that would make a title markdown of its own (a link, emphasis, HTML). */
-const escapeText = (text: string): string =>
+export const escapeText = (text: string): string =>
   text
     .replace(/[\\`*_[\]<>#|]/g, '\\$&')
     .replace(/\s+/g, ' ')
     .trim();
 /** Parentheses and spaces would end a link's destination early. */
-const escapeLink = (url: string): string =>
+export const escapeLink = (url: string): string =>
   url.replace(/[()\s<>]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 
 export function sourcesMarkdown(citations: readonly Citation[], options: SourcesMarkdownOptions): string {

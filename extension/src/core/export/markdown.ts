@@ -1,0 +1,96 @@
+/**
+ * A chat's answers as Markdown with footnotes: each citation a `[^n]` where the answer cites it,
+ * defined under the answer with its link, page and quote; the sources only retrieved listed after.
+ * Footnotes are numbered through the whole file, so that two answers' `[^1]` stay apart.
+ */
+
+import { splitCited } from '../cited.js';
+import { escapeLink, escapeText } from '../markdown.js';
+import { linkMarkers, type MarkerSpan } from '../markers.js';
+import type { Citation } from '../model.js';
+import { type ExportedAnswer, oneLine } from './sources.js';
+
+export interface MarkdownWords {
+  /** "Answer 2". */
+  answer: (n: number) => string;
+  sources: string;
+  retrieved: string;
+  page: (citation: Citation) => string | null;
+  /** Where the source opens (absolute), or null. */
+  link: (citation: Citation) => string | null;
+}
+
+/** The text with each marker replaced by its footnotes, each point a producer attached a source
+ * to followed by them, and each block that only listed sources taken out. */
+function withFootnotes(text: string, spans: readonly MarkerSpan[], refs: (indices: number[]) => string): string {
+  const pieces: string[] = [];
+  let cursor = 0;
+  for (const span of spans) {
+    if (span.start < cursor) continue; // inside a span already replaced
+    if (span.kind === 'link') {
+      // After the span's words, before the blank it may end with.
+      const kept = text.slice(cursor, span.end);
+      const words = kept.trimEnd();
+      pieces.push(words, refs(span.indices), kept.slice(words.length));
+    } else {
+      pieces.push(
+        text.slice(cursor, span.start).replace(/[ \t]+$/, ''),
+        span.kind === 'marker' ? refs(span.indices) : '',
+      );
+    }
+    cursor = span.end;
+  }
+  pieces.push(text.slice(cursor));
+  return pieces.join('').trimEnd();
+}
+
+function definition(n: number, citation: Citation, words: MarkdownWords): string {
+  const title = escapeText(citation.title) || String(citation.index);
+  const link = words.link(citation);
+  const page = words.page(citation);
+  const quote = oneLine(citation.quote?.text);
+  return [
+    `[^${n}]: ${link ? `[${title}](${escapeLink(link)})` : title}`,
+    page && `, ${page}`,
+    quote && ` — “${escapeText(quote)}”`,
+  ]
+    .filter(Boolean)
+    .join('');
+}
+
+const listed = (citation: Citation, words: MarkdownWords): string => {
+  const title = escapeText(citation.title) || String(citation.index);
+  const link = words.link(citation);
+  const page = words.page(citation);
+  return `- ${link ? `[${title}](${escapeLink(link)})` : title}${page ? `, ${page}` : ''}`;
+};
+
+export function chatMarkdown(title: string, answers: readonly ExportedAnswer[], words: MarkdownWords): string {
+  const parts = [`# ${escapeText(title)}`];
+  let numbered = 0;
+  answers.forEach((answer, k) => {
+    const spans = linkMarkers(answer.text, answer.citations);
+    const { cited, retrieved } = splitCited(answer.text, answer.citations, spans);
+    const numberOf = new Map(cited.map((citation) => [citation.index, ++numbered]));
+    const used = new Set<number>();
+    const refs = (indices: number[]): string =>
+      indices
+        .map((i) => numberOf.get(i))
+        .filter((n): n is number => n !== undefined)
+        .map((n) => {
+          used.add(n);
+          return `[^${n}]`;
+        })
+        .join('');
+    if (answers.length > 1) parts.push(`## ${escapeText(words.answer(k + 1))}`);
+    if (answer.question) parts.push(answer.question.trim().replace(/^/gm, '> '));
+    parts.push(withFootnotes(answer.text, spans, refs));
+    // Cited with no marker to stand at (a link in the text, a text that cites none): after the answer.
+    const unplaced = cited.map((c) => numberOf.get(c.index)!).filter((n) => !used.has(n));
+    if (unplaced.length) parts.push(`${escapeText(words.sources)}: ${unplaced.map((n) => `[^${n}]`).join(' ')}`);
+    if (cited.length) parts.push(cited.map((c) => definition(numberOf.get(c.index)!, c, words)).join('\n'));
+    if (retrieved.length)
+      parts.push(`**${escapeText(words.retrieved)}**\n\n${retrieved.map((c) => listed(c, words)).join('\n')}`);
+  });
+  return `${parts.join('\n\n')}\n`;
+}
