@@ -12,6 +12,7 @@ import { createHub } from './capture/hub.js';
 import { createPacketReader, tapPolling, tapWebSocket } from './capture/socket.js';
 import { warnAboutSources } from './capture/source-warnings.js';
 import { guard } from './guard.js';
+import { createChatReader } from './persist/chat-reader.js';
 import { startStore } from './persist/store.js';
 import { blockFaviconService } from './ui/favicons.js';
 import { locale } from './ui/i18n.js';
@@ -53,7 +54,7 @@ guard('boot', () => {
   guard('persist', startStore)(hub, fetch, activity);
   // Not the UI's: with the UI off, the sources persist stored still make Open WebUI draw favicons.
   guard('favicons', blockFaviconService)();
-  const start = guard('ui', () => startUi(hub));
+  const start = guard('ui', () => startUi(hub, createChatReader(fetch)));
   if (document.body) start();
   else document.addEventListener('DOMContentLoaded', start, { once: true });
 })();

@@ -66,6 +66,10 @@ def test_axe_finds_no_violation_in_buttons_preview_list_settings_and_modal(
     expect(answer.locator(".owc-retrieved button.owc-source")).to_have_count(1)
     answer.locator(".owc-settings-toggle").click()
     expect(answer.locator(".owc-settings")).to_be_visible()
+    answer.locator(".owc-export summary").click()
+    expect(answer.locator(".owc-export-menu")).to_be_visible()
+    answer.locator(".owc-sources button.owc-source").first.hover()  # its places marked
+    expect(answer.locator(".owc-cite[data-owc-marked]").first).to_be_visible()
     answer.locator(".owc-cite").first.hover()
     expect(page.locator(".owc-preview")).to_be_visible()
     scope = [
@@ -76,10 +80,16 @@ def test_axe_finds_no_violation_in_buttons_preview_list_settings_and_modal(
     ]
     found = axe_violations(page, scope)
     assert found == [], "\n".join(found)
+    answer.locator(".owc-export summary").click()
     answer.locator(".owc-settings-toggle").click()
     page.mouse.move(0, 0)
     expect(page.locator(".owc-preview")).to_have_count(0)
     answer.screenshot(path=screenshots / f"cited-and-retrieved-{theme}.png")  # the README's pictures
+    answer.locator(".owc-sources button.owc-source").first.hover()
+    answer.screenshot(path=screenshots / f"source-places-{theme}.png")
+    answer.locator(".owc-export summary").click()
+    answer.locator(".owc-sources").screenshot(path=screenshots / f"export-{theme}.png")
+    answer.locator(".owc-export summary").click()
 
     answer.locator(".owc-sources button.owc-source").first.click()
     expect(page.locator(".owc-modal")).to_be_visible()

@@ -154,7 +154,7 @@ def test_phone_width_dark_theme_and_german(browser: Browser, stack: Stack, scree
     sources = page.locator(f"#message-{answer} .owc-sources")
     expect(sources).to_contain_text("Quellen")
     expect(page.locator(f"#message-{answer} .owc-cite").first).to_have_attribute(
-        "aria-label", re.compile(r"^Quelle 1: ")
+        "aria-label", re.compile(r"^Zitat 1 von \d+: Quelle 1, ")
     )
     page.locator(f"#message-{answer} button.owc-source[data-owc-index='3']").click()
     modal = page.locator(".owc-modal")

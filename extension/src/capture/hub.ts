@@ -43,6 +43,8 @@ export interface StoredMessage {
   output?: unknown;
   sources?: unknown;
   done?: unknown;
+  role?: unknown;
+  parentId?: unknown;
 }
 
 export interface Hub {

@@ -63,6 +63,8 @@ export interface StoredChat {
   /** The user may write to it: their own chat, or one shared with them to continue (0.12's
    * `share_mode`). An admin reading someone else's chat may not. */
   writable: boolean;
+  /** As the user named it (or Open WebUI did). */
+  title: string;
 }
 
 /** Every request the extension makes. */
@@ -135,7 +137,7 @@ export function createOpenWebuiApi(
     async readChat(chatId) {
       const chat = (await request({ name: 'chat', chatId })) as {
         user_id?: unknown;
-        chat?: { share_mode?: unknown; history?: { messages?: unknown; currentId?: unknown } };
+        chat?: { share_mode?: unknown; title?: unknown; history?: { messages?: unknown; currentId?: unknown } };
       } | null;
       const history = chat?.chat?.history;
       if (typeof history?.messages !== 'object' || history.messages === null) {
@@ -145,6 +147,7 @@ export function createOpenWebuiApi(
         messages: history.messages as Record<string, StoredMessage>,
         currentId: history.currentId,
         writable: chat!.user_id === userId || chat!.chat!.share_mode === 'continue',
+        title: typeof chat!.chat!.title === 'string' ? chat!.chat!.title : '',
       };
     },
     async postEvent(chatId, messageId, body) {

@@ -3,21 +3,25 @@
 import type { Hub } from '../capture/hub.js';
 import { splitCited } from '../core/index.js';
 import { guard, onDisable } from '../guard.js';
+import type { ChatReader } from '../persist/chat-reader.js';
 import { MESSAGES, messageId } from './answer.js';
 import type { Feature, UiContext } from './context.js';
 import { initCopy } from './copy.js';
+import { initExport } from './export.js';
 import { initList } from './list.js';
 import { applyToMessage } from './message.js';
 import { initModal } from './modal.js';
 import { observeMessages } from './observe.js';
+import { initPlaces } from './places.js';
 import { initPreview } from './preview.js';
 import { restoreOpenWebuiView } from './restore.js';
 import { initSettingsPanel } from './settings-panel.js';
 import { injectStyles } from './styles.js';
 
-const FEATURES: readonly Feature[] = [initModal, initPreview, initList, initCopy, initSettingsPanel];
+const FEATURES: readonly Feature[] = [initModal, initPreview, initList, initCopy, initSettingsPanel, initPlaces];
 
-export function startUi(hub: Hub): void {
+/** `readChat`: the stored chat, for the whole chat's export (persist/chat-reader.ts). */
+export function startUi(hub: Hub, readChat?: ChatReader): void {
   // Turned off after an error: its observers, listeners and subscription stop, Open WebUI's view comes back.
   const controller = new AbortController();
   const { signal } = controller;
@@ -26,15 +30,15 @@ export function startUi(hub: Hub): void {
     restoreOpenWebuiView();
   });
   injectStyles();
-  startFeatures(hub, signal);
+  startFeatures(hub, signal, readChat);
 }
 
 type Answers = Pick<Hub, 'view' | 'subscribe'>;
 
 /** The answers drawn as the hub changes, and each feature's listeners, until `signal` ends them. */
-export function startFeatures(hub: Answers, signal: AbortSignal): UiContext {
+export function startFeatures(hub: Answers, signal: AbortSignal, readChat?: ChatReader): UiContext {
   const ui = answersOnThePage(hub, signal);
-  for (const init of FEATURES) init(ui, signal);
+  for (const init of [...FEATURES, initExport(readChat)]) init(ui, signal);
   return ui;
 }
 
@@ -72,6 +76,10 @@ function answersOnThePage(hub: Answers, signal: AbortSignal): UiContext {
     split: (id) => {
       const view = hub.view(id);
       return view ? splitCited(view.text, view.citations) : { cited: [], retrieved: [] };
+    },
+    answer: (id) => {
+      const view = hub.view(id);
+      return view ? { question: null, text: view.text, citations: view.citations } : null;
     },
     apply: (message) => apply(message),
     applyAll: () => document.querySelectorAll<HTMLElement>(MESSAGES).forEach((message) => apply(message)),

@@ -10,6 +10,7 @@ import { guard } from '../guard.js';
 import { MESSAGES } from './answer.js';
 import type { Feature } from './context.js';
 import { el } from './dom.js';
+import { exportControl } from './export.js';
 import { t } from './i18n.js';
 import { origin, pageText } from './present.js';
 import { settings } from './settings.js';
@@ -98,6 +99,7 @@ export function sourceList(
       { class: 'owc-sources-head' },
       el('div', { class: 'owc-sources-title' }, t('sources')),
       el('button', { type: 'button', class: 'owc-copy-all' }, t('copyAll')),
+      exportControl(),
       el(
         'button',
         {

@@ -11,6 +11,7 @@ import { detachOrphans, renumber, type View } from './attachments.js';
 import { LINKERS, openWebuiRuns, type Pass } from './linkers/index.js';
 import { listKey, retrievedList, sourceList } from './list.js';
 import { nativeStrip } from './native.js';
+import { labelCitations } from './places.js';
 import { settings, settingsKey } from './settings.js';
 
 /** The citations the message's buttons and list show, as far as they show them. */
@@ -54,6 +55,7 @@ export function applyToMessage(message: HTMLElement, answer: AnswerView): void {
   if (done) {
     const pass: Pass = { message, content, view, runs: openWebuiRuns(content, contentSpans) };
     for (const prose of proseBlocks(container)) for (const link of LINKERS) link(pass, prose);
+    labelCitations(message, byIndex);
   }
 
   nativeStrip(container)?.classList.toggle('owc-hidden', !settings().keepOpenWebuiStrip);

@@ -12,6 +12,7 @@ test('a citation button opens its source, and nothing once the UI is turned off 
   const ui: UiContext = {
     citationAt: () => ({ citations: [source], citation: source }),
     split: () => ({ cited: [source], retrieved: [] }),
+    answer: () => null,
     apply: () => undefined,
     applyAll: () => undefined,
   };

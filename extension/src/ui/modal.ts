@@ -10,6 +10,7 @@ import { MESSAGES } from './answer.js';
 import type { Feature } from './context.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
+import { mark, placesOf, startSteps, unmark } from './places.js';
 import { citationText, origin, pageText, scoreText } from './present.js';
 import { hidePreview } from './preview.js';
 
@@ -31,7 +32,21 @@ function snippet(citation: Citation): HTMLElement | null {
   return el('div', { class: 'owc-snippet' }, text);
 }
 
-function content(citations: readonly Citation[], position: number, go: (position: number) => void): HTMLElement {
+/** "Cited 3 times in this answer", and the control that steps through those places. */
+function citedLine(places: readonly HTMLButtonElement[], step: () => void): HTMLElement {
+  const count = places.length;
+  const words = count === 0 ? t('notCited') : count === 1 ? t('citedOnce') : t('citedTimes', { n: count });
+  const show = count ? el('button', { type: 'button', class: 'owc-show-places' }, t('showPlaces')) : null;
+  show?.addEventListener('click', step);
+  return el('p', { class: 'owc-cited' }, el('span', {}, words), show);
+}
+
+function content(
+  citations: readonly Citation[],
+  position: number,
+  go: (position: number) => void,
+  cited: HTMLElement,
+): HTMLElement {
   const citation = citations[position]!;
   const href = sourceLink(citation);
   const page = pageText(citation);
@@ -82,6 +97,7 @@ function content(citations: readonly Citation[], position: number, go: (position
       page && el('span', { class: 'owc-page' }, page),
       score && el('span', { class: 'owc-score' }, score),
     ),
+    cited,
     href &&
       el('p', {}, el('a', { class: 'owc-link', href, target: '_blank', rel: 'noopener noreferrer' }, citation.url!)),
     snippet(citation),
@@ -120,9 +136,16 @@ export function openModal(citations: readonly Citation[], index: number, opener:
     0,
     citations.findIndex((c) => c.index === index),
   );
+  const message = opener?.closest(MESSAGES) ?? null;
   const show = (next: number): void => {
     position = Math.min(Math.max(next, 0), citations.length - 1);
-    backdrop.replaceChildren(content(citations, position, show));
+    const places = placesOf(message, citations[position]!.index);
+    mark(places);
+    const step = (): void => {
+      close?.();
+      startSteps(places, focusTarget);
+    };
+    backdrop.replaceChildren(content(citations, position, show, citedLine(places, step)));
     backdrop.querySelector<HTMLElement>('.owc-close')?.focus();
   };
   const onKey = (event: KeyboardEvent): void => {
@@ -144,6 +167,7 @@ export function openModal(citations: readonly Citation[], index: number, opener:
     }
   };
   close = () => {
+    unmark();
     document.removeEventListener('keydown', onKey, true);
     backdrop.remove();
     close = null;

@@ -1,0 +1,183 @@
+/**
+ * Exporting sources: one control on each source list, for that answer or the whole chat, as
+ * Markdown with footnotes, CSL-JSON, BibTeX or RIS, downloaded as `<chat title>-sources.<ext>`.
+ * The chat is read from Open WebUI (every answer of the branch shown, not only those drawn);
+ * each answer as the page shows it where the page has it, else as Open WebUI stored it.
+ */
+
+import { messageText } from '../capture/message-text.js';
+import {
+  bibliography,
+  bibtex,
+  type Citation,
+  chatMarkdown,
+  cslJson,
+  type ExportedAnswer,
+  extractCitations,
+  ris,
+  sourceLink,
+} from '../core/index.js';
+import { guard } from '../guard.js';
+import { isId } from '../ids.js';
+import type { ChatReader, ChatTurn } from '../persist/chat-reader.js';
+import { MESSAGES, messageId as messageIdOf } from './answer.js';
+import type { Feature, UiContext } from './context.js';
+import { el } from './dom.js';
+import { locale, t } from './i18n.js';
+import { pageText } from './present.js';
+
+type Scope = 'answer' | 'chat';
+
+const absolute = (url: string): string | null => {
+  try {
+    return new URL(url, location.href).href;
+  } catch {
+    return null;
+  }
+};
+const linkOf = (citation: Citation): string | null => {
+  const link = sourceLink(citation);
+  return link && absolute(link);
+};
+
+const FILES = {
+  md: {
+    label: 'Markdown',
+    ext: 'md',
+    type: 'text/markdown',
+    write: (title: string, answers: readonly ExportedAnswer[]) =>
+      chatMarkdown(title, answers, {
+        answer: (n) => t('answer', { n }),
+        sources: t('sources'),
+        retrieved: t('retrievedOnly'),
+        page: pageText,
+        link: linkOf,
+      }),
+  },
+  csl: {
+    label: 'CSL-JSON',
+    ext: 'csl.json',
+    type: 'application/vnd.citationstyles.csl+json',
+    write: (_: string, answers: readonly ExportedAnswer[]) => cslJson(bibliography(answers, absolute), new Date()),
+  },
+  bib: {
+    label: 'BibTeX',
+    ext: 'bib',
+    type: 'application/x-bibtex',
+    write: (_: string, answers: readonly ExportedAnswer[]) => bibtex(bibliography(answers, absolute), new Date()),
+  },
+  ris: {
+    label: 'RIS',
+    ext: 'ris',
+    type: 'application/x-research-info-systems',
+    write: (_: string, answers: readonly ExportedAnswer[]) => ris(bibliography(answers, absolute), new Date()),
+  },
+} as const;
+type FileKind = keyof typeof FILES;
+
+/** The control in a source list's head: a disclosure of the two scopes' four formats. */
+export function exportControl(): HTMLElement {
+  const group = (scope: Scope, name: string) =>
+    el(
+      'div',
+      { role: 'group', 'aria-label': name, class: 'owc-export-group' },
+      el('span', { class: 'owc-export-scope', 'aria-hidden': 'true' }, name),
+      ...Object.entries(FILES).map(([kind, file]) =>
+        el('button', { type: 'button', 'data-owc-scope': scope, 'data-owc-file': kind }, file.label),
+      ),
+    );
+  return el(
+    'details',
+    { class: 'owc-export' },
+    el('summary', {}, t('exportSources')),
+    el('div', { class: 'owc-export-menu' }, group('answer', t('exportAnswer')), group('chat', t('exportChat'))),
+  );
+}
+
+/** A file name from a chat's title: no path, no character a file system refuses. */
+export function fileStem(title: string): string {
+  const stem = title
+    .replace(/[\\/:*?"<>|\u0000-\u001f\u007f]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 80)
+    .replace(/^\.+/, '');
+  return stem || 'chat';
+}
+
+function download(name: string, type: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: `${type};charset=utf-8` }));
+  const link = el('a', { href: url, download: name, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+const chatIdOfPage = (): string | null => {
+  const id = /^\/c\/([^/]+)$/.exec(location.pathname)?.[1] ?? null;
+  return id && isId(id) ? id : null;
+};
+
+/** An answer of the stored chat, as the page shows it when it has it. */
+function exported(ui: UiContext, turn: ChatTurn): ExportedAnswer {
+  const shown = ui.answer(turn.messageId);
+  if (shown) return { ...shown, question: turn.question };
+  const citations = extractCitations({ sources: turn.message.sources }, { locale: locale() }).citations;
+  return { question: turn.question, text: messageText(turn.message) ?? '', citations };
+}
+
+/** What a scope exports, and the file's name without its extension. */
+async function collect(
+  ui: UiContext,
+  readChat: ChatReader | undefined,
+  messageId: string,
+  scope: Scope,
+): Promise<{ stem: string; title: string; answers: ExportedAnswer[] }> {
+  const chatId = chatIdOfPage();
+  const chat =
+    chatId && readChat
+      ? await readChat(chatId).catch((error: unknown) => {
+          console.warn(
+            '[owui-citations] export: the stored chat could not be read; the answers on the page are exported',
+            error,
+          );
+          return null;
+        })
+      : null;
+  const title = chat?.title || document.title.split(' • ')[0] || 'chat';
+  const stem = fileStem(title);
+  if (!chat) {
+    // A temporary chat, or one that could not be read: what the page has.
+    const ids = scope === 'chat' ? [...document.querySelectorAll(MESSAGES)].map(messageIdOf) : [messageId];
+    const answers = ids.flatMap((id) => (id && ui.answer(id)) || []);
+    return { stem: `${stem}${scope === 'answer' ? '-answer' : ''}`, title, answers };
+  }
+  if (scope === 'chat') return { stem, title, answers: chat.answers.map((turn) => exported(ui, turn)) };
+  const k = chat.answers.findIndex((turn) => turn.messageId === messageId);
+  const answer = k >= 0 ? exported(ui, chat.answers[k]!) : ui.answer(messageId);
+  return { stem: `${stem}-answer-${k + 1 || ''}`.replace(/-$/, ''), title, answers: answer ? [answer] : [] };
+}
+
+/** A click on one of the control's formats downloads it. */
+export function initExport(readChat?: ChatReader): Feature {
+  return (ui, signal) => {
+    document.addEventListener(
+      'click',
+      guard('ui', (event: MouseEvent) => {
+        const button = (event.target as Element | null)?.closest?.<HTMLElement>('.owc-export button[data-owc-file]');
+        const messageId = button?.closest<HTMLElement>('.owc-sources')?.dataset.owcMessageId;
+        if (!button || !messageId) return;
+        const file = FILES[button.dataset.owcFile as FileKind];
+        const scope = button.dataset.owcScope === 'chat' ? 'chat' : 'answer';
+        if (!file) return;
+        void collect(ui, readChat, messageId, scope).then(
+          guard('ui', ({ stem, title, answers }) =>
+            download(`${stem}-sources.${file.ext}`, file.type, file.write(title, answers)),
+          ),
+        );
+      }),
+      { signal },
+    );
+  };
+}

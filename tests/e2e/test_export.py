@@ -1,0 +1,146 @@
+"""A chat's sources leave it as files, read back by the parsers reference managers and Markdown
+tools use (from the package registries): after a reload, "Export → Whole chat" of a three-answer
+chat downloads Markdown with footnotes (markdown-it-py's footnote plugin), CSL-JSON (rendered by
+citeproc-py, a CSL processor), BibTeX (bibtexparser) and RIS (rispy), named after the chat, each
+holding every source Open WebUI stored for each answer."""
+
+import html
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import bibtexparser
+import pytest
+import rispy
+from citeproc import Citation
+from citeproc import CitationItem
+from citeproc import CitationStylesBibliography
+from citeproc import CitationStylesStyle
+from citeproc import formatter
+from citeproc.source.json import CiteProcJSON
+from markdown_it import MarkdownIt
+from mdit_py_plugins.footnote import footnote_plugin
+from playwright.sync_api import Page
+from playwright.sync_api import expect
+
+from devstack.owui import chat_id
+from devstack.owui import last_answer_id
+from devstack.owui import open_new_chat
+from devstack.owui import send
+from devstack.owui import set_user_settings
+from devstack.owui import wait_until_stored
+from devstack.stack import Stack
+
+pytestmark = pytest.mark.e2e
+
+MODEL = "azure-on-your-data"  # cites sources 1 to 3 of the 4 it returns, one with a quote and pages
+QUESTIONS = ["Which sources support this?", "And what do they say of costs?", "Anything on timing?"]
+
+
+def file_stem(title: str) -> str:
+    """The file name the extension gives a chat's title (ui/export.ts fileStem)."""
+    stem = re.sub(r"\s+", " ", re.sub(r'[\\/:*?"<>|\x00-\x1f\x7f]', " ", title)).strip()[:80].lstrip(".")
+    return stem or "chat"
+
+
+def download(page: Page, answer: str, file: str, tmp_path: Path) -> tuple[str, str]:
+    menu = page.locator(f"#message-{answer} .owc-export")
+    if not menu.evaluate("m => m.open"):
+        menu.locator("summary").click()
+    with page.expect_download() as started:
+        menu.get_by_role("group", name="Whole chat").get_by_role("button", name=file, exact=True).click()
+    path = tmp_path / started.value.suggested_filename
+    started.value.save_as(path)
+    return started.value.suggested_filename, path.read_text(encoding="utf-8")
+
+
+def sources_of(page: Page, answers: list[str]) -> list[list[dict[str, Any]]]:
+    return [page.evaluate("id => window.owuiCitations.view(id).citations", answer) for answer in answers]
+
+
+def distinct(sources: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    seen: dict[Any, dict[str, Any]] = {}
+    for citation in (c for answer in sources for c in answer):
+        seen.setdefault(citation["url"] or (citation["title"], citation["id"]), citation)
+    return list(seen.values())
+
+
+def check_markdown(text: str, sources: list[list[dict[str, Any]]], cited: list[int]) -> None:
+    parser = MarkdownIt().use(footnote_plugin)
+    env: dict[str, Any] = {}
+    tokens = parser.parse(text, env)
+    defined = {note["label"]: note for note in env["footnotes"]["list"].values() if "label" in note}
+    referenced = {t.meta["label"] for token in tokens for t in token.children or [] if t.type == "footnote_ref"}
+    assert referenced == set(defined), "each footnote is both used in the text and defined"
+    shown = html.unescape(re.sub(r"<[^>]+>", "", parser.render(text)))  # what a Markdown viewer shows
+    for k, (question, answer) in enumerate(zip(QUESTIONS, sources, strict=True), start=1):
+        assert f"## Answer {k}" in text and f"> {question}" in text
+        for citation in answer:  # cited ones as footnotes, retrieved ones listed: each by its title
+            assert citation["title"] in shown, citation["title"]
+    # Numbered through the file: each answer's cited sources, as its list shows them, have footnotes of their own.
+    assert len(defined) == sum(cited)
+
+
+def check_csl(text: str, sources: list[dict[str, Any]]) -> None:
+    items = json.loads(text)
+    assert [item["title"] for item in items] == [c["title"] for c in sources]
+    for item in items:
+        assert item["type"] in {"webpage", "post", "document"} and item["id"]
+        if "URL" in item:
+            assert item["accessed"]["date-parts"][0][0] >= 2026
+    bibliography = CitationStylesBibliography(
+        CitationStylesStyle("harvard-cite-them-right", validate=False), CiteProcJSON(items), formatter.plain
+    )
+    for item in items:
+        bibliography.register(Citation([CitationItem(item["id"])]))
+    rendered = "\n".join(str(entry) for entry in bibliography.bibliography())
+    for item in items:
+        assert item["title"] in rendered, rendered
+
+
+def check_bibtex(text: str, sources: list[dict[str, Any]]) -> None:
+    library = bibtexparser.parse_string(text)
+    assert library.failed_blocks == []
+    assert [entry.fields_dict["title"].value for entry in library.entries] == [
+        re.sub(r"([{}%&#$_])", r"\\\1", c["title"]) for c in sources
+    ]
+    assert all(entry.entry_type in {"online", "misc"} for entry in library.entries)
+
+
+def check_ris(text: str, sources: list[dict[str, Any]]) -> None:
+    entries = rispy.loads(text)
+    assert [entry["title"] for entry in entries] == [c["title"] for c in sources]
+    assert all(entry["type_of_reference"] in {"ELEC", "BLOG", "GEN"} for entry in entries)
+
+
+def test_a_whole_chat_exports_every_stored_source_in_four_formats_after_a_reload(
+    page: Page, stack: Stack, tmp_path: Path
+) -> None:
+    set_user_settings(stack, stream=True)
+    open_new_chat(page, stack, MODEL)
+    answers = []
+    for question in QUESTIONS:
+        send(page, question)
+        answers.append(last_answer_id(page))
+    chat = chat_id(page)
+    assert all(wait_until_stored(page, stack, chat, answers).values())
+    page.reload()
+    expect(page.locator(f"#message-{answers[0]} .owc-sources")).to_have_count(1, timeout=15_000)
+    sources = sources_of(page, answers)
+    assert all(len(answer) == 4 for answer in sources)
+    with stack.api() as api:
+        title = api.get(f"/api/v1/chats/{chat}").json()["chat"]["title"]
+
+    named, markdown = download(page, answers[0], "Markdown", tmp_path)
+    assert named == f"{file_stem(title)}-sources.md"
+    cited = [page.locator(f"#message-{answer} .owc-sources button.owc-source").count() for answer in answers]
+    check_markdown(markdown, sources, cited)
+    for file, extension, check in [
+        ("CSL-JSON", "csl.json", check_csl),
+        ("BibTeX", "bib", check_bibtex),
+        ("RIS", "ris", check_ris),
+    ]:
+        named, text = download(page, answers[-1], file, tmp_path)
+        assert named == f"{file_stem(title)}-sources.{extension}"
+        check(text, distinct(sources))
