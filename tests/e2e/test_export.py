@@ -2,7 +2,8 @@
 tools use (from the package registries): after a reload, "Export → Whole chat" of a three-answer
 chat downloads Markdown with footnotes (markdown-it-py's footnote plugin), CSL-JSON (rendered by
 citeproc-py, a CSL processor), BibTeX (bibtexparser) and RIS (rispy), named after the chat, each
-holding every source Open WebUI stored for each answer."""
+holding every source Open WebUI stored for each answer. And Open WebUI's own "Download → Plain
+text" keeps each answer's cited sources after it."""
 
 import html
 import json
@@ -29,6 +30,7 @@ from devstack.owui import last_answer_id
 from devstack.owui import open_new_chat
 from devstack.owui import send
 from devstack.owui import set_user_settings
+from devstack.owui import stored_answer_text
 from devstack.owui import wait_until_stored
 from devstack.stack import Stack
 
@@ -144,3 +146,22 @@ def test_a_whole_chat_exports_every_stored_source_in_four_formats_after_a_reload
         named, text = download(page, answers[-1], file, tmp_path)
         assert named == f"{file_stem(title)}-sources.{extension}"
         check(text, distinct(sources))
+    check_open_webui_download(page, stack, chat, answers, tmp_path)
+
+
+def check_open_webui_download(page: Page, stack: Stack, chat: str, answers: list[str], tmp_path: Path) -> None:
+    page.locator("#chat-context-menu-button").click()
+    page.get_by_text("Download", exact=True).hover()
+    with page.expect_download() as started:
+        page.get_by_text("Plain text (.txt)").click()
+    path = tmp_path / started.value.suggested_filename
+    started.value.save_as(path)
+    text = path.read_text(encoding="utf-8")
+    for answer in answers:
+        cited = page.locator(f"#message-{answer} .owc-sources button.owc-source").evaluate_all(
+            "bs => bs.map(b => Number(b.dataset.owcIndex))"
+        )
+        written = f"### ASSISTANT\n{stored_answer_text(stack, chat, answer).strip()}\n\n**Sources**\n\n"
+        assert written in text, text
+        after = text.split(written, 1)[1].split("\n\n", 1)[0]
+        assert [int(n) for n in re.findall(r"^- \[(\d+)\] ", after, re.M)] == cited, after

@@ -61,6 +61,8 @@ export interface Hub {
   settle(messageId: string): void;
   citations(messageId: string): ExtractResult;
   view(messageId: string): AnswerView | undefined;
+  /** The messages this page knows, oldest first. */
+  ids(): string[];
   subscribe(listener: Listener): () => void;
 }
 
@@ -204,6 +206,7 @@ export function createHub(locale: () => string): Hub {
         live: entry.live,
       };
     },
+    ids: () => [...messages.keys()],
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

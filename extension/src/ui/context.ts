@@ -7,6 +7,8 @@ export interface UiContext {
   citationAt(trigger: Element): { citations: readonly Citation[]; citation: Citation } | null;
   /** An answer's sources: those its text cites, and those it only retrieved. */
   split(messageId: string): { cited: readonly Citation[]; retrieved: readonly Citation[] };
+  /** The answers the page knows (drawn or not), oldest first. */
+  answerIds(): readonly string[];
   /** An answer's text and sources as the page shows them, for an export; null when unknown. */
   answer(messageId: string): ExportedAnswer | null;
   /** Draws an answer again (its list or a setting changed). */

@@ -25,7 +25,8 @@ const absoluteLink = (citation: Citation): string | null => {
   return link && new URL(link, location.href).href;
 };
 
-const markdownOf = (citations: readonly Citation[]): string =>
+/** The sources as markdown under a heading, as copying an answer adds them. */
+export const markdownOf = (citations: readonly Citation[]): string =>
   sourcesMarkdown(citations, { heading: t('sources'), page: pageText, link: absoluteLink });
 
 /** The sources as HTML for the clipboard, never for this page: built as nodes (titles as text,

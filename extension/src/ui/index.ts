@@ -5,6 +5,7 @@ import { splitCited } from '../core/index.js';
 import { guard, onDisable } from '../guard.js';
 import type { ChatReader } from '../persist/chat-reader.js';
 import { MESSAGES, messageId } from './answer.js';
+import { initChatDownload } from './chat-download.js';
 import type { Feature, UiContext } from './context.js';
 import { initCopy } from './copy.js';
 import { initExport } from './export.js';
@@ -18,7 +19,15 @@ import { restoreOpenWebuiView } from './restore.js';
 import { initSettingsPanel } from './settings-panel.js';
 import { injectStyles } from './styles.js';
 
-const FEATURES: readonly Feature[] = [initModal, initPreview, initList, initCopy, initSettingsPanel, initPlaces];
+const FEATURES: readonly Feature[] = [
+  initModal,
+  initPreview,
+  initList,
+  initCopy,
+  initChatDownload,
+  initSettingsPanel,
+  initPlaces,
+];
 
 /** `readChat`: the stored chat, for the whole chat's export (persist/chat-reader.ts). */
 export function startUi(hub: Hub, readChat?: ChatReader): void {
@@ -33,7 +42,7 @@ export function startUi(hub: Hub, readChat?: ChatReader): void {
   startFeatures(hub, signal, readChat);
 }
 
-type Answers = Pick<Hub, 'view' | 'subscribe'>;
+type Answers = Pick<Hub, 'view' | 'ids' | 'subscribe'>;
 
 /** The answers drawn as the hub changes, and each feature's listeners, until `signal` ends them. */
 export function startFeatures(hub: Answers, signal: AbortSignal, readChat?: ChatReader): UiContext {
@@ -77,6 +86,7 @@ function answersOnThePage(hub: Answers, signal: AbortSignal): UiContext {
       const view = hub.view(id);
       return view ? splitCited(view.text, view.citations) : { cited: [], retrieved: [] };
     },
+    answerIds: () => hub.ids(),
     answer: (id) => {
       const view = hub.view(id);
       return view ? { question: null, text: view.text, citations: view.citations } : null;

@@ -112,7 +112,7 @@ for (const file of readdirSync(MARKUP).filter((name) => name.endsWith('.json')))
       document.body.innerHTML = recorded.html; // recorded from Open WebUI, as it drew the answer
       const message = document.body.firstElementChild as HTMLElement;
       const turnedOff = new AbortController();
-      const hub = { view: () => recorded.view, subscribe: () => () => {} };
+      const hub = { view: () => recorded.view, ids: () => [recorded.view.messageId], subscribe: () => () => {} };
       try {
         startFeatures(hub, turnedOff.signal).apply(message);
         check(message, SEEN[recorded.model]!, recorded.phase === 'reloaded');

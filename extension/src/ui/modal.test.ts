@@ -13,6 +13,7 @@ test('a citation button opens its source, and nothing once the UI is turned off 
     citationAt: () => ({ citations: [source], citation: source }),
     split: () => ({ cited: [source], retrieved: [] }),
     answer: () => null,
+    answerIds: () => [],
     apply: () => undefined,
     applyAll: () => undefined,
   };
