@@ -47,11 +47,23 @@ test('an existing fragment is kept before the directive; an existing directive i
   );
 });
 
-test('PDFs open at their page, and same-origin files get no directive', () => {
+test('PDFs open at their page and passage, in the terms of each viewer; other files get no directive', () => {
   const quote = { text: 'the passage', start: null, end: null, verbatim: null };
   assert.equal(
     sourceLink({ ...web, url: 'https://example.com/r.pdf', page: 3, quote }),
-    'https://example.com/r.pdf#page=3',
+    'https://example.com/r.pdf#page=3&search=the%20passage&phrase=true:~:text=the%20passage',
+  );
+  assert.equal(sourceLink({ ...web, url: 'https://example.com/r.pdf', page: 3 }), 'https://example.com/r.pdf#page=3');
+  const long = { text: '“Revenue rose by 4 % in 2024, driven by exports.”', start: null, end: null, verbatim: null };
+  assert.equal(
+    sourceLink({ ...web, url: 'https://example.com/r.pdf', page: null, quote: long }),
+    'https://example.com/r.pdf#search=Revenue%20rose%20by%204%20%25%20in&phrase=true' +
+      ':~:text=Revenue%20rose%20by%204%20%25%20in%202024%2C%20driven%20by%20exports',
+  );
+  // Open WebUI's own uploaded file: a PDF by its name.
+  assert.equal(
+    sourceLink({ ...web, url: '/api/v1/files/1/content', title: 'report.pdf', page: 2, quote }),
+    '/api/v1/files/1/content#page=2&search=the%20passage&phrase=true:~:text=the%20passage',
   );
   assert.equal(
     sourceLink({ ...web, url: 'https://example.com/r.pdf#page=2', page: 3, quote }),

@@ -47,13 +47,36 @@ export function textDirective(evidence: string): string | null {
   return `:~:text=${encodePart(words.slice(0, EDGE_WORDS))},${encodePart(words.slice(-EDGE_WORDS))}`;
 }
 
-const isPdf = (url: string): boolean => /\.pdf$/i.test(url.split(/[?#]/)[0]!);
+const PDF_NAME = /\.pdf$/i;
+/** A PDF by its address, or one of Open WebUI's files (`/api/v1/files/<id>/content`) named `….pdf`. */
+const isPdf = (url: string, title: string): boolean =>
+  PDF_NAME.test(url.split(/[?#]/)[0]!) || (url.startsWith('/api/v1/files/') && PDF_NAME.test(title.trim()));
+
+// Few words for pdf.js's search: a PDF's text breaks lines and hyphenates, a short phrase still finds it.
+const PDF_SEARCH_WORDS = 6;
+
+/** A PDF at its page and its passage, as each browser's viewer reads it (measured, docs/compatibility.md):
+ * `page=` every viewer; `search=…&phrase=true` Firefox's (pdf.js), which finds and highlights the
+ * phrase; the text directive Chromium's, which highlights it (and which Firefox strips unread). */
+function pdfFragment(citation: Pick<Citation, 'page' | 'quote' | 'snippet'>): string | null {
+  const evidence = citation.quote?.text ?? citation.snippet ?? '';
+  const parts = citation.page !== null ? [`page=${citation.page}`] : [];
+  const words = evidenceWords(evidence).slice(0, PDF_SEARCH_WORDS);
+  if (words.length) parts.push(`search=${encodePart(words)}`, 'phrase=true');
+  const fragment = `${parts.join('&')}${textDirective(evidence) ?? ''}`;
+  return fragment || null;
+}
 
 /** The link a source opens at; the URL is one `safeUrl` kept (http(s) or same-origin relative). */
-export function sourceLink(citation: Pick<Citation, 'url' | 'page' | 'quote' | 'snippet'>): string | null {
+export function sourceLink(
+  citation: Pick<Citation, 'url' | 'page' | 'quote' | 'snippet'> & { title?: string },
+): string | null {
   const { url } = citation;
   if (!url) return null;
-  if (isPdf(url)) return citation.page !== null && !url.includes('#') ? `${url}#page=${citation.page}` : url;
+  if (isPdf(url, citation.title ?? '')) {
+    const fragment = url.includes('#') ? null : pdfFragment(citation); // never over the producer's own
+    return fragment ? `${url}#${fragment}` : url;
+  }
   // Web pages only (a relative link is one of Open WebUI's files), and never a second directive.
   if (!isWebUrl(url) || url.includes(':~:')) return url;
   const directive = textDirective(citation.quote?.text ?? citation.snippet ?? '');
