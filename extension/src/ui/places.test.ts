@@ -45,6 +45,13 @@ test('a sentence is read back a bounded length: a paragraph with no full stop co
   assert.ok(range && range.toString().length <= 2_000 + 30);
 });
 
+test('a sentence is read back past a bounded number of nodes: thousands of empty elements cost no more', () => {
+  const paragraph = document.createElement('p');
+  paragraph.innerHTML = `Far away. ${'<br>'.repeat(5_000)}near text<button class="owc-cite" data-owc-index="1">1</button>`;
+  document.body.replaceChildren(paragraph);
+  assert.equal(sentenceBefore(paragraph.querySelector('button')!)?.toString(), 'near text');
+});
+
 test('← and → move through the answer’s citations; while stepping a source, through its places, and Escape goes back', () => {
   const message = answer();
   const signal = new AbortController();

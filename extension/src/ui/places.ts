@@ -16,8 +16,12 @@ import { t } from './i18n.js';
 export const MARKED = 'data-owc-marked';
 const HIGHLIGHT = 'owc-claim';
 const BUTTONS = '.owc-cite';
-// A sentence is read back this far at most: a paragraph without a full stop costs no more.
+// A sentence is read back this far at most, in characters and in nodes passed: a paragraph
+// without a full stop, or of thousands of empty elements, costs no more.
 const READ_BACK = 2_000;
+const READ_BACK_NODES = 200;
+// The sentences highlighted for one source at most: its buttons are all marked.
+const MAX_SENTENCES = 100;
 const BLOCKS = 'p, li, td, th, blockquote, h1, h2, h3, h4, h5, h6, dd, dt';
 const ENDS = new Set(['.', '!', '?', '。', '！', '？']);
 const WIDE_ENDS = new Set(['。', '！', '？']); // end a sentence without a space after them
@@ -45,10 +49,11 @@ export function labelCitations(message: ParentNode, byIndex: ReadonlyMap<number,
 
 const isSkipped = (node: Node): boolean => node instanceof Element && node.matches('button, .owc-unnamed');
 
-/** The text node before `node` within `block`, not in a button (ours: their numbers are no words). */
-function previousText(node: Node, block: Node): Text | null {
+/** The text node before `node` within `block`, not in a button (ours: their numbers are no words);
+ * null once `budget` nodes were passed. */
+function previousText(node: Node, block: Node, budget: { nodes: number }): Text | null {
   let current: Node | null = node;
-  while (current && current !== block) {
+  while (current && current !== block && budget.nodes-- > 0) {
     if (current.previousSibling) {
       current = current.previousSibling;
       while (!isSkipped(current) && current.lastChild) current = current.lastChild;
@@ -70,7 +75,12 @@ export function sentenceBefore(button: Element): Range | null {
   let after = ''; // the character after the one read, in the text's order, and where it is
   let afterAt: [Text, number] | null = null;
   let first: Text | null = null;
-  for (let node = previousText(button, block); node && read < READ_BACK; node = previousText(node, block)) {
+  const budget = { nodes: READ_BACK_NODES };
+  for (
+    let node = previousText(button, block, budget);
+    node && read < READ_BACK;
+    node = previousText(node, block, budget)
+  ) {
     first = node;
     const text = node.data;
     for (let i = text.length - 1; i >= 0 && read < READ_BACK; i--, read++) {
@@ -105,7 +115,7 @@ export function unmark(): void {
 export function mark(buttons: readonly HTMLElement[]): void {
   unmark();
   for (const button of buttons) button.setAttribute(MARKED, '');
-  const ranges = buttons.flatMap((button) => sentenceBefore(button) ?? []);
+  const ranges = buttons.slice(0, MAX_SENTENCES).flatMap((button) => sentenceBefore(button) ?? []);
   if (ranges.length) highlights()?.set(HIGHLIGHT, new Highlight(...ranges));
 }
 
