@@ -52,6 +52,7 @@ def download(page: Page, answer: str, file: str, tmp_path: Path) -> tuple[str, s
         menu.locator("summary").click()
     with page.expect_download() as started:
         menu.get_by_role("group", name="Whole chat").get_by_role("button", name=file, exact=True).click()
+    assert not menu.evaluate("m => m.open")  # a menu closes once a choice is made
     path = tmp_path / started.value.suggested_filename
     started.value.save_as(path)
     return started.value.suggested_filename, path.read_text(encoding="utf-8")
@@ -133,6 +134,12 @@ def test_a_whole_chat_exports_every_stored_source_in_four_formats_after_a_reload
     assert all(len(answer) == 4 for answer in sources)
     with stack.api() as api:
         title = api.get(f"/api/v1/chats/{chat}").json()["chat"]["title"]
+
+    menu = page.locator(f"#message-{answers[0]} .owc-export")
+    menu.locator("summary").click()
+    page.keyboard.press("Escape")
+    expect(menu).not_to_have_attribute("open", "")
+    expect(menu.locator("summary")).to_be_focused()
 
     named, markdown = download(page, answers[0], "Markdown", tmp_path)
     assert named == f"{file_stem(title)}-sources.md"

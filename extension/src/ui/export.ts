@@ -159,7 +159,15 @@ async function collect(
   return { stem: `${stem}-answer-${k + 1 || ''}`.replace(/-$/, ''), title, answers: answer ? [answer] : [] };
 }
 
-/** A click on one of the control's formats downloads it. */
+/** Closes the menu a control is in, the keyboard back on its summary (as a menu closes). */
+function closeMenu(inside: Element): void {
+  const menu = inside.closest<HTMLDetailsElement>('.owc-export');
+  if (!menu?.open) return;
+  menu.open = false;
+  menu.querySelector<HTMLElement>('summary')?.focus();
+}
+
+/** A click on one of the control's formats downloads it; Escape closes the menu. */
 export function initExport(readChat?: ChatReader): Feature {
   return (ui, signal) => {
     document.addEventListener(
@@ -171,11 +179,22 @@ export function initExport(readChat?: ChatReader): Feature {
         const file = FILES[button.dataset.owcFile as FileKind];
         const scope = button.dataset.owcScope === 'chat' ? 'chat' : 'answer';
         if (!file) return;
+        closeMenu(button);
         void collect(ui, readChat, messageId, scope).then(
           guard('ui', ({ stem, title, answers }) =>
             download(`${stem}-sources.${file.ext}`, file.type, file.write(title, answers)),
           ),
         );
+      }),
+      { signal },
+    );
+    document.addEventListener(
+      'keydown',
+      guard('ui', (event: KeyboardEvent) => {
+        const inMenu = (event.target as Element | null)?.closest?.('.owc-export');
+        if (event.key !== 'Escape' || !inMenu) return;
+        event.preventDefault();
+        closeMenu(inMenu);
       }),
       { signal },
     );
