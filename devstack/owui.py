@@ -107,16 +107,17 @@ def send(page: Page, text: str = "Which sources support this?", paste: bool = Fa
     page.keyboard.press("Enter")
 
 
-def last_answer_id(page: Page, count: int = 1, timeout_ms: int = ANSWER_TIMEOUT_MS) -> str:
-    """The id of the newest assistant message, once it is finished and, after a `send`, newer
-    than the answer before it; without a `send` on the page, once the chat shows at least
-    ``count`` answers. (Open WebUI renders only the last 8 to 20 messages of a long chat, so
-    after a `send` answers are not counted.)"""
+def last_answer_id(page: Page, count: int = 1, timeout_ms: int = ANSWER_TIMEOUT_MS, finished: bool = True) -> str:
+    """The id of the newest assistant message, once it is finished (``finished=False``: once it is
+    there, for an answer Open WebUI never finishes) and, after a `send`, newer than the answer
+    before it; without a `send` on the page, once the chat shows at least ``count`` answers. (Open
+    WebUI renders only the last 8 to 20 messages of a long chat, so after a `send` answers are not
+    counted.)"""
     page.wait_for_function(
-        f"""count => {{ const m = {ANSWERS}, before = window.__owcAnsweredBefore;
+        f"""([count, finished]) => {{ const m = {ANSWERS}, before = window.__owcAnsweredBefore;
                    const newer = before === undefined ? m.length >= count : m.length > 0 && m.at(-1).id !== before;
-                   return newer && m.at(-1).querySelector('{FINISHED}'); }}""",
-        arg=count,
+                   return newer && (!finished || m.at(-1).querySelector('{FINISHED}')); }}""",
+        arg=[count, finished],
         timeout=timeout_ms,
     )
     return page.evaluate(f"() => {ANSWERS}.at(-1).id.slice(8)")

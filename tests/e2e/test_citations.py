@@ -192,8 +192,9 @@ def test_scenario_shows_its_sources_and_keeps_them_after_reload(
     seen = EXPECTED[model]
     open_new_chat(page, stack, model)
     send(page)
-    message_id = last_answer_id(page)
-    if gap := gap_for(model, stream, open_webui_version(stack)):  # shown as Open WebUI shows it, without sources
+    gap = gap_for(model, stream, open_webui_version(stack))
+    message_id = last_answer_id(page, finished=gap is None or gap.finishes)
+    if gap:  # shown as Open WebUI shows it, without sources
         record_property("gap", gap.reason)
         expect_gap_shown(page, message_id, gap)
         return
