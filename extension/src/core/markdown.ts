@@ -18,16 +18,20 @@ export const escapeText = (text: string): string =>
     .replace(/\s+/g, ' ')
     .trim();
 /** Parentheses and spaces would end a link's destination early. */
-export const escapeLink = (url: string): string =>
+const escapeLink = (url: string): string =>
   url.replace(/[()\s<>]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+
+/** A source's title as markdown: its link's text when it has one. */
+export function linkedTitle(citation: Citation, link: string | null): string {
+  const title = escapeText(citation.title) || String(citation.index);
+  return link ? `[${title}](${escapeLink(link)})` : title;
+}
 
 export function sourcesMarkdown(citations: readonly Citation[], options: SourcesMarkdownOptions): string {
   if (!Array.isArray(citations) || citations.length === 0) return '';
   const lines = citations.map((citation) => {
-    const title = escapeText(citation.title) || String(citation.index);
-    const link = options.link(citation);
     const page = options.page(citation);
-    return `- [${citation.index}] ${link ? `[${title}](${escapeLink(link)})` : title}${page ? `, ${page}` : ''}`;
+    return `- [${citation.index}] ${linkedTitle(citation, options.link(citation))}${page ? `, ${page}` : ''}`;
   });
   return `**${escapeText(options.heading)}**\n\n${lines.join('\n')}\n`;
 }

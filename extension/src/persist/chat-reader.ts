@@ -7,7 +7,7 @@
 import type { StoredMessage } from '../capture/hub.js';
 import { messageText } from '../capture/message-text.js';
 import { createOpenWebuiApi } from './openwebui.js';
-import { userOfToken } from './session.js';
+import { pageToken, userOfToken } from './session.js';
 
 export interface ChatTurn {
   messageId: string;
@@ -50,9 +50,8 @@ export function branchOf(messages: Record<string, unknown>, currentId: unknown):
 }
 
 export function createChatReader(fetch: typeof window.fetch): ChatReader {
-  const token = (): string | null => localStorage.getItem('token');
   return async (chatId) => {
-    const chat = await createOpenWebuiApi(fetch, token, userOfToken(token()) ?? '').readChat(chatId);
+    const chat = await createOpenWebuiApi(fetch, pageToken, userOfToken(pageToken()) ?? '').readChat(chatId);
     return { title: chat.title, answers: branchOf(chat.messages, chat.currentId) };
   };
 }

@@ -10,6 +10,9 @@ import { isId } from '../ids.js';
 // A session token is a few hundred characters: anything far larger is not one.
 const MAX_TOKEN_CHARS = 8192;
 
+/** The session token Open WebUI keeps for the page (its localStorage `token`). */
+export const pageToken = (): string | null => localStorage.getItem('token');
+
 export function userOfToken(token: unknown): string | null {
   if (typeof token !== 'string' || token.length > MAX_TOKEN_CHARS) return null;
   const parts = token.split('.');

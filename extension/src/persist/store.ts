@@ -18,7 +18,7 @@ import { createClaims, storeLock } from './claims.js';
 import { type DeliveryDeps, deliver, type Outcome } from './delivery.js';
 import { createOpenWebuiApi } from './openwebui.js';
 import { createOutbox, type Pending } from './outbox.js';
-import { userOfToken } from './session.js';
+import { pageToken, userOfToken } from './session.js';
 import { sourceEventBody } from './shape.js';
 
 // A temporary chat's id in events, `local:<socket id>`, is no id (ids.ts) and reaches the hub as no chat.
@@ -79,7 +79,7 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
     stopping.abort();
   });
   window.addEventListener('pagehide', guard('persist', leaveUnsaved), { signal: stop });
-  const token = () => localStorage.getItem('token');
+  const token = pageToken;
   // The user whose answers this page stores: the one signed in when an answer finishes, or
   // last signed in — looked at when an answer is asked for too, so that a session expiring as
   // the answer streams leaves it the asker's, stored once they sign in again.

@@ -7,23 +7,18 @@
  * fallback for pages that are not a secure context).
  */
 
-import { type Citation, sourceLink, sourcesMarkdown } from '../core/index.js';
+import { type Citation, sourcesMarkdown } from '../core/index.js';
 import { guard } from '../guard.js';
 import { MESSAGES, messageId } from './answer.js';
 import type { Feature } from './context.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
-import { pageText } from './present.js';
+import { absoluteLink, pageText } from './present.js';
 
 const COPY_BUTTON = '.copy-response-button'; // Open WebUI's, on every answer, 0.6 to 0.12
 // Open WebUI writes in the click's own task; a second is room for a slower release, not more:
 // the user's next copy of their own must stay theirs.
 const ARMED_MS = 1_000;
-
-const absoluteLink = (citation: Citation): string | null => {
-  const link = sourceLink(citation);
-  return link && new URL(link, location.href).href;
-};
 
 /** The sources as markdown under a heading, as copying an answer adds them. */
 export const markdownOf = (citations: readonly Citation[]): string =>

@@ -9,13 +9,12 @@ import { messageText } from '../capture/message-text.js';
 import {
   bibliography,
   bibtex,
-  type Citation,
   chatMarkdown,
   cslJson,
+  type Entry,
   type ExportedAnswer,
   extractCitations,
   ris,
-  sourceLink,
 } from '../core/index.js';
 import { guard } from '../guard.js';
 import { isId } from '../ids.js';
@@ -24,21 +23,15 @@ import { MESSAGES, messageId as messageIdOf } from './answer.js';
 import type { Feature, UiContext } from './context.js';
 import { el } from './dom.js';
 import { locale, t } from './i18n.js';
-import { pageText } from './present.js';
+import { absoluteLink, absoluteUrl, pageText } from './present.js';
 
 type Scope = 'answer' | 'chat';
 
-const absolute = (url: string): string | null => {
-  try {
-    return new URL(url, location.href).href;
-  } catch {
-    return null;
-  }
-};
-const linkOf = (citation: Citation): string | null => {
-  const link = sourceLink(citation);
-  return link && absolute(link);
-};
+/** A bibliography's file: every source of the answers once, as `format` writes it. */
+const bibliographyFile =
+  (format: (entries: readonly Entry[], accessed: Date) => string) =>
+  (_: string, answers: readonly ExportedAnswer[]): string =>
+    format(bibliography(answers, absoluteUrl), new Date());
 
 const FILES = {
   md: {
@@ -51,26 +44,26 @@ const FILES = {
         sources: t('sources'),
         retrieved: t('retrievedOnly'),
         page: pageText,
-        link: linkOf,
+        link: absoluteLink,
       }),
   },
   csl: {
     label: 'CSL-JSON',
     ext: 'csl.json',
     type: 'application/vnd.citationstyles.csl+json',
-    write: (_: string, answers: readonly ExportedAnswer[]) => cslJson(bibliography(answers, absolute), new Date()),
+    write: bibliographyFile(cslJson),
   },
   bib: {
     label: 'BibTeX',
     ext: 'bib',
     type: 'application/x-bibtex',
-    write: (_: string, answers: readonly ExportedAnswer[]) => bibtex(bibliography(answers, absolute), new Date()),
+    write: bibliographyFile(bibtex),
   },
   ris: {
     label: 'RIS',
     ext: 'ris',
     type: 'application/x-research-info-systems',
-    write: (_: string, answers: readonly ExportedAnswer[]) => ris(bibliography(answers, absolute), new Date()),
+    write: bibliographyFile(ris),
   },
 } as const;
 type FileKind = keyof typeof FILES;

@@ -1,6 +1,6 @@
 /** How a citation's facts read to a person: score by its kind, pages, where it comes from. */
 
-import { type Citation, hostOf } from '../core/index.js';
+import { type Citation, hostOf, sourceLink } from '../core/index.js';
 import { t } from './i18n.js';
 
 /** A 0–1 similarity reads as a percentage; any other score as the number it is. */
@@ -16,6 +16,21 @@ export function pageText(citation: Citation): string | null {
   return citation.pageEnd !== null
     ? t('pages', { from: citation.page, to: citation.pageEnd })
     : t('page', { n: citation.page });
+}
+
+/** A link made absolute against this page, for a file or the clipboard (read elsewhere); null if it is none. */
+export function absoluteUrl(url: string): string | null {
+  try {
+    return new URL(url, location.href).href;
+  } catch {
+    return null;
+  }
+}
+
+/** Where a source opens (sourceLink), absolute. */
+export function absoluteLink(citation: Citation): string | null {
+  const link = sourceLink(citation);
+  return link && absoluteUrl(link);
 }
 
 /** "nasa.gov", or the file name for documents without a web address. */

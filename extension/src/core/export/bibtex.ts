@@ -20,8 +20,10 @@ const escapeTex = (text: string): string => text.replace(/[\\{}%&#$_^~]/g, (c) =
 const escapeUrl = (url: string): string =>
   url.replace(/[{}\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
+const isWeb = (entry: Entry): boolean => entry.kind === 'web' || entry.kind === 'post';
+
 function fields(entry: Entry, accessed: Date): [string, string][] {
-  const web = entry.kind === 'web' || entry.kind === 'post';
+  const web = isWeb(entry);
   const parts = dateParts(entry.date);
   const list: [string, string | null][] = [
     ['title', escapeTex(entry.title)],
@@ -40,7 +42,7 @@ function fields(entry: Entry, accessed: Date): [string, string][] {
 export function bibtex(entries: readonly Entry[], accessed: Date): string {
   return entries
     .map((entry) => {
-      const type = entry.kind === 'web' || entry.kind === 'post' ? 'online' : 'misc';
+      const type = isWeb(entry) ? 'online' : 'misc';
       const body = fields(entry, accessed).map(([name, value]) => `  ${name} = {${value}},`);
       return `@${type}{${entry.key},\n${body.join('\n')}\n}\n`;
     })

@@ -5,7 +5,7 @@
  */
 
 import { splitCited } from '../cited.js';
-import { escapeLink, escapeText } from '../markdown.js';
+import { escapeText, linkedTitle } from '../markdown.js';
 import { linkMarkers, type MarkerSpan } from '../markers.js';
 import type { Citation } from '../model.js';
 import { type ExportedAnswer, oneLine } from './sources.js';
@@ -44,26 +44,18 @@ function withFootnotes(text: string, spans: readonly MarkerSpan[], refs: (indice
   return pieces.join('').trimEnd();
 }
 
-function definition(n: number, citation: Citation, words: MarkdownWords): string {
-  const title = escapeText(citation.title) || String(citation.index);
-  const link = words.link(citation);
+/** `[title](link), p. 3`: how a source reads in a definition and in the list of retrieved ones. */
+function reference(citation: Citation, words: MarkdownWords): string {
   const page = words.page(citation);
-  const quote = oneLine(citation.quote?.text);
-  return [
-    `[^${n}]: ${link ? `[${title}](${escapeLink(link)})` : title}`,
-    page && `, ${page}`,
-    quote && ` — “${escapeText(quote)}”`,
-  ]
-    .filter(Boolean)
-    .join('');
+  return `${linkedTitle(citation, words.link(citation))}${page ? `, ${page}` : ''}`;
 }
 
-const listed = (citation: Citation, words: MarkdownWords): string => {
-  const title = escapeText(citation.title) || String(citation.index);
-  const link = words.link(citation);
-  const page = words.page(citation);
-  return `- ${link ? `[${title}](${escapeLink(link)})` : title}${page ? `, ${page}` : ''}`;
-};
+function definition(n: number, citation: Citation, words: MarkdownWords): string {
+  const quote = oneLine(citation.quote?.text);
+  return `[^${n}]: ${reference(citation, words)}${quote ? ` — “${escapeText(quote)}”` : ''}`;
+}
+
+const listed = (citation: Citation, words: MarkdownWords): string => `- ${reference(citation, words)}`;
 
 export function chatMarkdown(title: string, answers: readonly ExportedAnswer[], words: MarkdownWords): string {
   const parts = [`# ${escapeText(title)}`];
