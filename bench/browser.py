@@ -5,6 +5,7 @@ sides and answered with this checkout's bundle (with) or with Open WebUI's own e
 (without), so that the two differ by the extension and nothing else.
 """
 
+import bisect
 import json
 import subprocess
 from collections import Counter
@@ -74,26 +75,103 @@ class Tab:
 
     @contextmanager
     def profiled(self, into: dict[str, Any]) -> Iterator[None]:
-        """Samples the main thread every 100 µs; fills ``into`` with milliseconds spent in the
-        extension's own code (and the DOM calls it makes) and in everything but idle."""
-        self.cdp.send("Profiler.enable")
-        self.cdp.send("Profiler.setSamplingInterval", {"interval": 100})
-        self.cdp.send("Profiler.start")
+        """Records what DevTools' performance panel records: the main thread's tasks, and V8's
+        samples of it every 100 µs on the same clock. Fills ``into`` with milliseconds spent in
+        the extension's own code (and the DOM calls it makes), in everything but idle, and in
+        the extension's longest task (the most of its own time in one task)."""
+        events: list[dict[str, Any]] = []
+        complete: list[bool] = []
+
+        def collected(event: dict[str, Any]) -> None:
+            events.extend(event["value"])
+
+        def completed(_: Any) -> None:
+            complete.append(True)
+
+        self.cdp.on("Tracing.dataCollected", collected)
+        self.cdp.on("Tracing.tracingComplete", completed)
+        config = {"includedCategories": TRACE_CATEGORIES, "recordMode": "recordAsMuchAsPossible"}
+        self.cdp.send("Tracing.start", {"traceConfig": config, "transferMode": "ReportEvents"})
         try:
             yield
         finally:
-            profile = self.cdp.send("Profiler.stop")["profile"]
-            self.cdp.send("Profiler.disable")
-            into.update(attribute(profile))
+            self.cdp.send("Tracing.end")
+            while not complete:
+                self.page.wait_for_timeout(20)
+            self.cdp.remove_listener("Tracing.dataCollected", collected)
+            self.cdp.remove_listener("Tracing.tracingComplete", completed)
+            profile, tasks = main_thread(events)
+            into.update(attribute(profile, tasks=tasks))
+
+
+# The main thread's tasks (RunTask), and V8's CPU samples: every 100 µs with `.hires`.
+TRACE_CATEGORIES = [
+    "toplevel",
+    "disabled-by-default-devtools.timeline",
+    "disabled-by-default-v8.cpu_profiler",
+    "disabled-by-default-v8.cpu_profiler.hires",
+]
+TASKS = {"RunTask", "ThreadControllerImpl::RunTask"}
+
+
+def main_thread(events: list[dict[str, Any]]) -> tuple[dict[str, Any], list[tuple[float, float]]]:
+    """From a trace's events: the CPU profile of the page's main thread (the thread that ran
+    Open WebUI's scripts), in the Profiler's shape, and that thread's top-level tasks (start and
+    end, in µs)."""
+    profiles: dict[tuple[int, str], dict[str, Any]] = {}
+    for event in events:
+        if event.get("ph") != "P" or event.get("name") not in ("Profile", "ProfileChunk"):
+            continue
+        profile = profiles.setdefault(
+            (event["pid"], event["id"]), {"nodes": [], "samples": [], "timeDeltas": [], "startTime": 0, "tid": None}
+        )
+        data = event["args"]["data"]
+        if event["name"] == "Profile":
+            profile.update(startTime=data["startTime"], tid=event["tid"])
+        else:
+            profile["nodes"] += data.get("cpuProfile", {}).get("nodes", [])
+            profile["samples"] += data.get("cpuProfile", {}).get("samples", [])
+            profile["timeDeltas"] += data.get("timeDeltas", [])
+
+    def page_nodes(item: tuple[tuple[int, str], dict[str, Any]]) -> int:
+        return sum("/_app/" in node["callFrame"].get("url", "") for node in item[1]["nodes"])
+
+    if not profiles:
+        raise RuntimeError(f"the trace holds no CPU profile ({len(events)} events)")
+    (pid, _), profile = max(profiles.items(), key=page_nodes)
+    children: dict[int, list[int]] = {}
+    for node in profile["nodes"]:
+        if "parent" in node:
+            children.setdefault(node["parent"], []).append(node["id"])
+    for node in profile["nodes"]:
+        node["children"] = children.get(node["id"], [])
+        # The trace leaves out what the Profiler's own shape always has: a native frame's URL, say.
+        node["callFrame"] = {"url": "", "lineNumber": -1, "columnNumber": -1, **node["callFrame"]}
+    spans = sorted(
+        (event["ts"], event["ts"] + event.get("dur", 0))
+        for event in events
+        if event.get("name") in TASKS
+        and event.get("ph") == "X"
+        and (event["pid"], event["tid"]) == (pid, profile["tid"])
+    )
+    tasks: list[tuple[float, float]] = []
+    for start, end in spans:  # nested tasks (a nested run loop) belong to the one around them
+        if not tasks or start >= tasks[-1][1]:
+            tasks.append((start, end))
+    return profile, tasks
 
 
 def attribute(
-    profile: dict[str, Any], locate: Callable[[list[tuple[int, int]]], dict[tuple[int, int], str]] = locate
+    profile: dict[str, Any],
+    locate: Callable[[list[tuple[int, int]]], dict[tuple[int, int], str]] = locate,
+    tasks: list[tuple[float, float]] | None = None,
 ) -> dict[str, Any]:
     """A sample belongs to the script of its innermost JavaScript frame; native frames (DOM
     calls, regular expressions) count for the JavaScript that called them, except the calls
     the extension's hooks make for the app (made_for_the_app). Also returns the
-    extension's time per function (its innermost frame), to find what to fix."""
+    extension's time per function (its innermost frame), to find what to fix, and, given the
+    main thread's ``tasks`` (start, end in µs, on the profile's clock from its ``startTime``),
+    the most of the extension's time in one task."""
     nodes = {node["id"]: node for node in profile["nodes"]}
     parent = {child: node["id"] for node in profile["nodes"] for child in node.get("children", [])}
     owner: dict[int, int] = {}  # node → its innermost script frame, or the root-level entry
@@ -118,7 +196,12 @@ def attribute(
     source = locate(sorted(ours)) if ours else {}
     extension = busy = 0.0
     functions: Counter[str] = Counter()
+    tasks = tasks or []
+    starts = [start for start, _ in tasks]
+    per_task: Counter[int] = Counter()
+    at_us = profile.get("startTime", 0)
     for node_id, delta_us in zip(profile["samples"], profile["timeDeltas"], strict=True):
+        at_us += delta_us
         frame = nodes[frame_of(node_id)]["callFrame"]
         # "(idle)" and the bare root are the main thread waiting.
         if frame["url"] or frame["functionName"] not in ("(idle)", "(root)"):
@@ -131,8 +214,17 @@ def attribute(
             continue
         extension += delta_us
         functions[at] += delta_us
+        task = bisect.bisect_right(starts, at_us) - 1
+        if task >= 0 and at_us <= tasks[task][1]:
+            per_task[task] += delta_us
     top = {name: round(us / 1000, 2) for name, us in functions.most_common(8)}
-    return {"extension_ms": extension / 1000, "busy_ms": busy / 1000, "extension_functions": top}
+    longest = max(per_task.values(), default=0) / 1000
+    return {
+        "extension_ms": extension / 1000,
+        "busy_ms": busy / 1000,
+        "extension_functions": top,
+        "longest_task_ms": longest,
+    }
 
 
 @contextmanager

@@ -76,3 +76,41 @@ def test_a_hot_function_is_named_by_its_source_file_line_and_name(tmp_path: Path
     ).stdout
     # A callback handed to a call has no name of its own: not the callee's.
     assert json.loads(located) == ["ui/message.ts:2 linkTextMarkers", "ui/message.ts:5 spansOf", "ui/message.ts:6"]
+
+
+def test_the_longest_task_is_the_most_of_the_extensions_time_within_one_task_of_the_trace() -> None:
+    """From a DevTools trace: the page's main thread (the profile that ran Open WebUI's scripts),
+    its top-level tasks (a nested run loop's inside them), and our samples counted by task."""
+    from bench.browser import attribute
+    from bench.browser import main_thread
+
+    loader, app = "http://owui/static/loader.js", "http://owui/_app/immutable/chunk.js"
+
+    def node(node_id: int, url: str, parent: int | None = None) -> dict:
+        frame = {"functionName": "f", "url": url, "lineNumber": 0, "columnNumber": node_id}
+        return {"id": node_id, "callFrame": frame, **({"parent": parent} if parent else {})}
+
+    def chunk(pid: int, nodes: list[dict], samples: list[int], deltas: list[int]) -> dict:
+        data = {"cpuProfile": {"nodes": nodes, "samples": samples}, "timeDeltas": deltas}
+        return {"ph": "P", "name": "ProfileChunk", "pid": pid, "tid": 99, "id": "0x1", "args": {"data": data}}
+
+    def task(tid: int, ts: int, dur: int) -> dict:
+        return {"ph": "X", "name": "RunTask", "pid": 1, "tid": tid, "ts": ts, "dur": dur}
+
+    events = [
+        {"ph": "P", "name": "Profile", "pid": 1, "tid": 7, "id": "0x1", "args": {"data": {"startTime": 100_000}}},
+        # Samples at 101, 103 (ours, task 1), 112 (the app's, task 2), 120 and 126 ms (ours, task 2).
+        chunk(1, [node(1, ""), node(2, loader, 1), node(3, app, 1)], [2, 2], [1000, 2000]),
+        chunk(1, [], [3, 2, 2], [9000, 8000, 6000]),
+        {"ph": "P", "name": "Profile", "pid": 2, "tid": 7, "id": "0x1", "args": {"data": {"startTime": 0}}},
+        chunk(2, [node(1, ""), node(2, "http://other/worker.js", 1)], [2], [1000]),  # another process
+        task(7, 100_000, 10_000),
+        task(7, 110_000, 20_000),
+        task(7, 115_000, 1_000),  # nested in the one before
+        task(8, 100_000, 50_000),  # another thread
+    ]
+    profile, tasks = main_thread(events)
+    assert tasks == [(100_000, 110_000), (110_000, 130_000)]
+    measured = attribute(profile, lambda positions: dict.fromkeys(positions, "ui/message.ts:1"), tasks)
+    assert measured["extension_ms"] == 17
+    assert measured["longest_task_ms"] == 14

@@ -82,3 +82,9 @@ export function guard<A extends unknown[], R>(module: string, fn: (...args: A) =
     }
   };
 }
+
+/** The steps of a long piece of work (a generator), each run through `guard`: an error ends it. */
+export function guardSteps(module: string, steps: Iterator<unknown>): Iterator<unknown> {
+  const step = guard(module, () => steps.next());
+  return { next: () => step() ?? { done: true, value: undefined } };
+}

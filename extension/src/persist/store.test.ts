@@ -40,6 +40,21 @@ test('a temporary chat (its id "local", store.ts) starts no request at all', asy
   assert.deepEqual(await requestsFor('local'), []);
 });
 
+test('an answer whose page goes away before it is stored is left, whole, to the next page', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] }); // storing has not begun: the browser was never idle
+  const requests: string[] = [];
+  const hub = createHub(() => 'en');
+  startStore(hub, (async (url: RequestInfo | URL) => requests.push(String(url))) as typeof window.fetch, activity);
+  hub.add('message-3', 'chat-3', perplexity);
+  hub.finish('message-3', 'Stars [1].');
+  window.dispatchEvent(new Event('pagehide'));
+  assert.deepEqual(requests, []);
+  const left = JSON.parse(localStorage.getItem('owui-citations:outbox:message-3') ?? '{}');
+  assert.equal(left.chatId, 'chat-3');
+  assert.match(left.body, /https:\/\/example\.com\/stars/);
+  localStorage.removeItem('owui-citations:outbox:message-3');
+});
+
 // Last: it turns persist off for the rest of this file's process.
 test('persist turned off mid-delivery sends no further request, and leaves the answer to the next page', async (t) => {
   t.mock.timers.enable({ apis: ['setTimeout'] });
@@ -56,6 +71,7 @@ test('persist turned off mid-delivery sends no further request, and leaves the a
   startStore(hub, busy as typeof window.fetch, activity);
   hub.add('message-2', 'chat-2', perplexity);
   hub.finish('message-2', 'Stars [1].');
+  t.mock.timers.tick(0); // stored once the browser is idle (after the buttons)
   await settle();
   t.mock.timers.tick(1000); // a 503 is retried within a second
   await settle();
@@ -65,7 +81,5 @@ test('persist turned off mid-delivery sends no further request, and leaves the a
   t.mock.timers.tick(60_000);
   await settle();
   assert.equal(requests.length, 2);
-  const left = Object.keys(localStorage).filter((key) => key.startsWith('owui-citations:outbox:'));
-  assert.equal(left.length, 1);
-  assert.match(localStorage.getItem(left[0] ?? '') ?? '', /message-2/);
+  assert.match(localStorage.getItem('owui-citations:outbox:message-2') ?? '', /"chatId":"chat-2"/);
 });

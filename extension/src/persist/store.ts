@@ -33,6 +33,19 @@ const SESSION_CHECK_MS = 30_000;
 // Answers started in this page, remembered so that a finished answer is stored once.
 const MAX_STARTED = 1000;
 
+/** `make()`'s value, made at the first call. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => {
+    made ??= { value: make() };
+    return made.value;
+  };
+}
+
+/** Runs `callback` when the browser is idle, or within a second. */
+const whenIdle = (callback: () => void): unknown =>
+  window.requestIdleCallback ? window.requestIdleCallback(callback, { timeout: 1000 }) : setTimeout(callback, 0);
+
 /** A promise resolved after `ms`, or at once when `stop` aborts. */
 function sleeper(stop: AbortSignal): (ms: number) => Promise<void> {
   return (ms) =>
@@ -65,9 +78,10 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
   const claims = createClaims(CLAIM_MS);
   const outbox = createOutbox(localStorage);
   // Started and not stored yet: written to the outbox only if the page goes away meanwhile (a
-  // write per answer would cost every answer, a large one most), or once storing fails.
-  const unsaved = new Map<string, Pending>();
-  const leaveUnsaved = (): void => unsaved.forEach(outbox.put);
+  // write per answer would cost every answer, a large one most), or once storing fails. What is
+  // stored is built when first needed: after the answer's buttons are drawn, or as the page goes.
+  const unsaved = new Map<string, () => Pending>();
+  const leaveUnsaved = (): void => unsaved.forEach((pending) => outbox.put(pending()));
   // Turned off (after an error of its own): what is not stored yet waits for the next page, and
   // every request, sleep and listener of persist ends here.
   const stopping = new AbortController();
@@ -106,7 +120,6 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
 
   async function store(pending: Pending, fromOutbox: boolean): Promise<void> {
     const { chatId, messageId } = pending;
-    unsaved.set(messageId, pending);
     const deps: DeliveryDeps = {
       api: createOpenWebuiApi(fetch, token, pending.userId, stop),
       settled: activity.settled,
@@ -134,11 +147,17 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
     hub.settle(messageId);
   }
 
-  const start = (pending: Pending, fromOutbox = false): void => {
-    if (started.has(pending.messageId)) return;
-    started.add(pending.messageId);
+  const start = (messageId: string, pending: () => Pending, fromOutbox = false): void => {
+    if (started.has(messageId)) return;
+    started.add(messageId);
     keepLast(started, MAX_STARTED);
-    void store(pending, fromOutbox).catch((error: unknown) => fail('persist', error));
+    unsaved.set(messageId, pending);
+    // Nothing the answer's buttons wait for: storing waits for the chat to settle anyway.
+    whenIdle(
+      guard('persist', () => {
+        if (!stop.aborted) void store(pending(), fromOutbox).catch((error: unknown) => fail('persist', error));
+      }),
+    );
   };
 
   hub.subscribe(
@@ -150,13 +169,16 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
         return claims.release(state.messageId);
       }
       const { chatId, messageId } = state;
-      const body = sourceEventBody(citations);
-      start({ userId, chatId, messageId, body, ...(format === 'open-webui' ? { openWebuiShape: true } : {}) });
+      const shape = format === 'open-webui' ? { openWebuiShape: true as const } : {};
+      start(
+        messageId,
+        once(() => ({ userId, chatId, messageId, body: sourceEventBody(citations), ...shape })),
+      );
     }),
   );
   function replayOutbox(): void {
     const userId = userOfToken(token());
-    if (userId) for (const pending of outbox.pending(userId)) start(pending, true);
+    if (userId) for (const pending of outbox.pending(userId)) start(pending.messageId, () => pending, true);
   }
   replayOutbox();
 }

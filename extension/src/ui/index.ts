@@ -2,7 +2,7 @@
 
 import type { Hub } from '../capture/hub.js';
 import { splitCited } from '../core/index.js';
-import { guard, onDisable } from '../guard.js';
+import { guard, guardSteps, onDisable } from '../guard.js';
 import type { ChatReader } from '../persist/chat-reader.js';
 import { MESSAGES, messageId } from './answer.js';
 import { initChatDownload } from './chat-download.js';
@@ -10,7 +10,7 @@ import type { Feature, UiContext } from './context.js';
 import { initCopy } from './copy.js';
 import { initExport } from './export.js';
 import { initList } from './list.js';
-import { applyToMessage } from './message.js';
+import { applyToMessage, passOver } from './message.js';
 import { initModal } from './modal.js';
 import { observeMessages } from './observe.js';
 import { initPlaces } from './places.js';
@@ -54,13 +54,17 @@ export function startFeatures(hub: Answers, signal: AbortSignal, readChat?: Chat
 /** Each answer drawn as the hub's state of it changes (at once when finished, throttled while it
  * streams, in idle time while a chat opens), and what the features read of it. */
 function answersOnThePage(hub: Answers, signal: AbortSignal): UiContext {
+  const viewOf = (message: HTMLElement) => hub.view(messageId(message) ?? '');
   const apply = guard('ui', (message: HTMLElement) => {
-    const id = messageId(message);
-    const view = id ? hub.view(id) : undefined;
+    const view = viewOf(message);
     if (view) applyToMessage(message, view);
   });
-  const schedule = observeMessages(apply, signal, (message) => {
-    const view = hub.view(messageId(message) ?? '');
+  const passes = (message: HTMLElement) => {
+    const view = viewOf(message);
+    return view ? guardSteps('ui', passOver(message, view)) : undefined;
+  };
+  const schedule = observeMessages(passes, signal, (message) => {
+    const view = viewOf(message);
     if (!view?.live) return 'idle'; // a chat being opened
     return view.done ? 'now' : 'streaming';
   });

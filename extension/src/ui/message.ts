@@ -1,7 +1,10 @@
 /**
  * Applies the citation UI to one rendered answer (`#message-<id>`): once it is finished, each
  * linker (linkers/index.ts) over each of its prose blocks, then the source list. Idempotent, and
- * undone piece by piece when Svelte replaces the nodes it was attached to (attachments.ts).
+ * undone piece by piece when Svelte replaces the nodes it was attached to (attachments.ts). A
+ * pass is a generator of steps, so that a long one can be cut into slices (observe.ts); the list
+ * comes first, as it is the same whatever the text, then the buttons, last block first: a
+ * finished answer is read at its end (Open WebUI scrolls along as it streams, a chat opens there).
  */
 
 import type { AnswerView } from '../capture/hub.js';
@@ -38,7 +41,8 @@ function spansOf(content: string, citations: readonly Citation[]): readonly Mark
   return spans;
 }
 
-export function applyToMessage(message: HTMLElement, answer: AnswerView): void {
+/** The pass over one answer, in steps. */
+export function* passOver(message: HTMLElement, answer: AnswerView): Generator<void> {
   const { messageId, citations, text: content, done } = answer;
   detachOrphans(message);
   const container = answerContainer(message);
@@ -50,15 +54,31 @@ export function applyToMessage(message: HTMLElement, answer: AnswerView): void {
   const contentSpans = done || renewed ? spansOf(content, citations) : [];
   const view: View = { citations, byIndex, byUrl, byRef, contentSpans };
   if (renewed) renumber(message, view);
+  nativeStrip(container)?.classList.toggle('owc-hidden', !settings().keepOpenWebuiStrip);
+  drawLists(container, messageId, view, content, done, renewed);
+  yield;
 
   // Svelte rewrites the answer's text on every streamed token: markers are linked once it is done.
-  if (done) {
-    const pass: Pass = { message, content, view, runs: openWebuiRuns(content, contentSpans) };
-    for (const prose of proseBlocks(container)) for (const link of LINKERS) link(pass, prose);
-    labelCitations(message, byIndex);
-  }
+  if (!done) return;
+  const pass: Pass = { message, content, view, runs: openWebuiRuns(content, contentSpans) };
+  for (const prose of proseBlocks(container).reverse()) for (const link of LINKERS) yield* link(pass, prose);
+  labelCitations(message, byIndex);
+}
 
-  nativeStrip(container)?.classList.toggle('owc-hidden', !settings().keepOpenWebuiStrip);
+/** The whole pass at once. */
+export function applyToMessage(message: HTMLElement, answer: AnswerView): void {
+  for (const _ of passOver(message, answer));
+}
+
+/** The list of the sources the text cites, and the group of those only retrieved. */
+function drawLists(
+  container: Element,
+  messageId: string,
+  { citations, contentSpans }: View,
+  content: string,
+  done: boolean,
+  renewed: boolean,
+): void {
   // Cited and retrieved are told apart once the text is whole: while it streams, every source shows.
   const { cited, retrieved } = done
     ? splitCited(content, citations, contentSpans)

@@ -4,15 +4,28 @@
  * just finished (its buttons appear with its final text; not requestAnimationFrame, which a
  * hidden or background page never runs); at most every STREAMING_PASS_MS, when the browser is
  * idle, while one streams (it changes at every token, and only its source list can change);
- * else when the browser is idle (a chat being opened: Open WebUI paints it first), a few
- * answers per task.
+ * else when the browser is idle (a chat being opened: Open WebUI paints it first).
+ *
+ * A message's pass is a series of steps (message.ts), run in slices of at most SLICE_MS: no task
+ * of ours holds the page for a frame, however long the answer. A finished answer's next slice
+ * follows at once (`scheduler.postTask`, else a zero timeout), the others' in idle time. A
+ * message changed while its pass runs (by Open WebUI, or by the pass itself) is passed over
+ * again once it ends: a pass is idempotent, and skips what the last one did.
  */
 
 import { MESSAGES } from './answer.js';
 
 const STREAMING_PASS_MS = 200;
-// Longest run of answers handled in one task: half a frame.
+// Longest slice of work in one task: half a frame, the other half the browser's.
 const SLICE_MS = 8;
+
+interface Scheduler {
+  postTask(callback: () => void, options: { priority: 'user-blocking' | 'user-visible' | 'background' }): unknown;
+}
+const scheduler = (globalThis as { scheduler?: Scheduler }).scheduler;
+/** A task as soon as the browser has painted and handled input: the rest of a finished answer. */
+const soon = (callback: () => void): unknown =>
+  scheduler?.postTask ? scheduler.postTask(callback, { priority: 'user-visible' }) : setTimeout(callback, 0);
 
 /** When a message's pass runs: see above. */
 export type Timing = 'now' | 'streaming' | 'idle';
@@ -32,29 +45,48 @@ function messageOf(node: Node): HTMLElement | null {
 }
 
 export function observeMessages(
-  handle: (message: HTMLElement) => void,
+  passOver: (message: HTMLElement) => Iterator<unknown> | undefined,
   signal: AbortSignal,
   timing: (message: HTMLElement) => Timing,
 ): (message: HTMLElement) => void {
   const pending = new Set<HTMLElement>();
+  // Passes cut by the end of a slice, in the order they began.
+  const running = new Map<HTMLElement, Iterator<unknown>>();
   let idleScheduled = false;
   let soonScheduled = false;
   const idle = window.requestIdleCallback ?? ((callback: () => void) => setTimeout(callback, 16));
+  const next = (): void => {
+    if (soonScheduled || idleScheduled) return;
+    const finished = [...running.keys(), ...pending].some((message) => timing(message) === 'now');
+    if (finished) {
+      soonScheduled = true;
+      soon(run);
+    } else if (running.size || pending.size) {
+      idleScheduled = true;
+      idle(run, { timeout: 40 });
+    }
+  };
   const run = (): void => {
     idleScheduled = soonScheduled = false;
-    // In slices: a chat opened brings hundreds of answers, and the page must stay responsive.
     const until = performance.now() + SLICE_MS;
-    // A finished answer first, then the last answers: a chat opens at its end.
+    // Passes begun first; then a finished answer, then the last answers: a chat opens at its end.
     const finished: HTMLElement[] = [];
     const others: HTMLElement[] = [];
     for (const message of [...pending].reverse()) (timing(message) === 'now' ? finished : others).push(message);
-    for (const message of [...finished, ...others]) {
-      pending.delete(message);
-      if (message.isConnected) handle(message);
-      if (pending.size && performance.now() > until) {
-        idleScheduled = true;
-        idle(run, { timeout: 40 });
-        return;
+    for (const message of [...running.keys(), ...finished, ...others]) {
+      let pass = running.get(message);
+      if (!pass) {
+        if (!pending.delete(message) || !message.isConnected) continue;
+        pass = passOver(message);
+      }
+      running.delete(message);
+      while (pass) {
+        if (performance.now() > until) {
+          running.set(message, pass);
+          next();
+          return;
+        }
+        if (pass.next().done) pass = undefined;
       }
     }
   };
@@ -64,7 +96,7 @@ export function observeMessages(
     const when = timing(message);
     if (when === 'now') {
       soonScheduled = true;
-      setTimeout(run, 0);
+      soon(run);
     } else if (!idleScheduled) {
       idleScheduled = true;
       if (when === 'streaming') setTimeout(() => idle(run, { timeout: 40 }), STREAMING_PASS_MS);

@@ -5,7 +5,7 @@ import { LISTS } from './dom-text.js';
 import { markerIn, type Pass } from './pass.js';
 
 /** Links to a cited URL: a marker link ([[1]](url), [1](url)) becomes the button; any other gets one after it. */
-export function linkAnchors({ message, view: { byUrl, byIndex } }: Pass, root: Element): void {
+export function* linkAnchors({ message, view: { byUrl, byIndex } }: Pass, root: Element): Generator<void> {
   for (const anchor of root.querySelectorAll<HTMLAnchorElement>('a[href]:not(.owc-hidden)')) {
     if (anchor.closest(`.owc-hidden, ${LISTS}`) || anchor.nextElementSibling?.matches('.owc-cite[data-owc-link]'))
       continue;
@@ -18,12 +18,13 @@ export function linkAnchors({ message, view: { byUrl, byIndex } }: Pass, root: E
     if (isMarker) anchor.classList.add('owc-hidden');
     anchor.after(button);
     place(attach(message, anchor, [button]), [button], (view) => asIndices(view.byIndex.get(view.byUrl.get(url) ?? 0)));
+    yield;
   }
 }
 
 /** A marker written as a markdown link to "CITE" ([id](CITE)), which Open WebUI draws as a link
  * named by a source's id: it becomes that source's button, found as the core reads the marker. */
-export function linkCiteAnchors({ message, view: { citations, byIndex } }: Pass, root: Element): void {
+export function* linkCiteAnchors({ message, view: { citations, byIndex } }: Pass, root: Element): Generator<void> {
   for (const anchor of root.querySelectorAll<HTMLAnchorElement>('a[href="CITE"]:not(.owc-hidden)')) {
     if (anchor.closest(`.owc-hidden, ${LISTS}`)) continue;
     const marker = `[${anchor.textContent?.trim() ?? ''}](CITE)`;
@@ -33,5 +34,6 @@ export function linkCiteAnchors({ message, view: { citations, byIndex } }: Pass,
     anchor.classList.add('owc-hidden');
     anchor.after(button);
     place(attach(message, anchor, [button]), [button], (view) => markerIn(marker, view.citations)?.indices ?? []);
+    yield;
   }
 }

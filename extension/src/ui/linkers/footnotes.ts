@@ -27,7 +27,7 @@ function isFootnoteDefinition(block: Element): boolean {
 
 /** Open WebUI (0.12) draws `[^n]` as `<sup class="footnote-ref">n</sup>`: each becomes our button;
  * the definitions closing the answer are hidden once our list shows their sources. */
-export function linkFootnotes({ message, view }: Pass, root: Element): void {
+export function* linkFootnotes({ message, view }: Pass, root: Element): Generator<void> {
   const { contentSpans } = view;
   const listed = contentSpans.some((s) => s.kind === 'hide' && s.indices.length > 0);
   for (const block of root.querySelectorAll('p:not(.owc-hidden)')) {
@@ -42,5 +42,6 @@ export function linkFootnotes({ message, view }: Pass, root: Element): void {
     sup.classList.add('owc-hidden');
     sup.after(button);
     place(attach(message, sup, [button]), [button], citingRef(n));
+    yield;
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The linkers: each finds one kind of citation in a finished answer's rendered text and puts our
  * buttons there (or hides what our list replaces). They run in this order over each prose block:
- * a later one skips what an earlier one marked (hidden, or followed by our button).
+ * a later one skips what an earlier one marked (hidden, or followed by our button). Each is a
+ * generator: it yields after each piece of work, where the pass may be cut (observe.ts).
  */
 
 import { linkAnchors, linkCiteAnchors } from './anchors.js';
@@ -16,7 +17,7 @@ import { markUnnamedRuns } from './unnamed.js';
 
 export { openWebuiRuns, type Pass } from './pass.js';
 
-export const LINKERS: ReadonlyArray<(pass: Pass, root: Element) => void> = [
+export const LINKERS: ReadonlyArray<(pass: Pass, root: Element) => Iterable<void>> = [
   linkTags,
   hideSourcesBlock,
   linkFootnotes,

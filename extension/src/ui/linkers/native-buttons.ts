@@ -7,7 +7,10 @@ import type { Pass } from './pass.js';
 const replaced = new WeakMap<Element, { indices: string; nodes: HTMLElement[] }>();
 
 /** Open WebUI's own inline citation buttons (once sources are on the message) become ours. */
-export function replaceNativeButtons({ message, runs, view: { citations, byIndex } }: Pass, root: Element): void {
+export function* replaceNativeButtons(
+  { message, runs, view: { citations, byIndex } }: Pass,
+  root: Element,
+): Generator<void> {
   // Open WebUI draws one button "+1 more" for a run, and nothing for one none of whose numbers it has.
   const groups = runs.filter((group) => group.indices.length > 0);
   // Open WebUI draws one button per group of markers, in reading order, named after the source
@@ -18,7 +21,7 @@ export function replaceNativeButtons({ message, runs, view: { citations, byIndex
   const natives = nativeInlineButtons(root).filter((button) => replaced.has(button) || !button.closest('.owc-hidden'));
   const allDrawn = natives.length === groups.length;
   let searchFrom = 0;
-  natives.forEach((button, k) => {
+  for (const [k, button] of natives.entries()) {
     const { candidates, more } = nativeButtonTarget(button, citations);
     const hasButtonSize = (group: { written: number[] } | undefined) => group?.written.length === more + 1;
     const matchesName = (group: { written: number[] }) =>
@@ -31,12 +34,13 @@ export function replaceNativeButtons({ message, runs, view: { citations, byIndex
     if (groupIndex >= 0) searchFrom = groupIndex + 1;
     const indices = groupIndex >= 0 ? groups[groupIndex]!.indices : null;
     const previous = replaced.get(button);
-    if (!indices || previous?.indices === indices.join() || (previous && !allDrawn)) return;
+    if (!indices || previous?.indices === indices.join() || (previous && !allDrawn)) continue;
     previous?.nodes.forEach((node) => node.remove());
     const replacement = [...buttonsFor(indices, byIndex), ...groups[groupIndex]!.unnamed.map(unnamedMark)];
     button.classList.add('owc-hidden');
     button.after(...replacement);
     replaced.set(button, { indices: indices.join(), nodes: replacement });
     attach(message, button, replacement);
-  });
+    yield;
+  }
 }

@@ -5,7 +5,10 @@ import type { Pass } from './pass.js';
 
 /** Text a producer attached a citation to by offsets, with no link or marker in it (Gemini's
  * grounding segments through LiteLLM or OpenRouter): its button goes at the end of that text. */
-export function linkPlainSpans({ message, content, view: { contentSpans, byIndex } }: Pass, root: Element): void {
+export function* linkPlainSpans(
+  { message, content, view: { contentSpans, byIndex } }: Pass,
+  root: Element,
+): Generator<void> {
   const endOf = screenText(root);
   for (const span of contentSpans) {
     if (span.kind !== 'link' || message.querySelector(`.owc-cite[data-owc-span="${span.start}"]`)) continue;
@@ -19,5 +22,6 @@ export function linkPlainSpans({ message, content, view: { contentSpans, byIndex
       buttons,
       (view) => view.contentSpans.find((s) => s.kind === 'link' && s.start === span.start)?.indices ?? [],
     );
+    yield;
   }
 }

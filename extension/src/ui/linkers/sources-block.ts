@@ -6,7 +6,7 @@ import type { Pass } from './pass.js';
  * with its list under it (lines without bullets make a paragraph), and all that follows it, as the
  * core's span runs to the end of the answer (a hostile title can break the list in pieces); never
  * our own lists. */
-export function hideSourcesBlock({ view: { contentSpans } }: Pass, root: Element): void {
+export function* hideSourcesBlock({ view: { contentSpans } }: Pass, root: Element): Generator<void> {
   const names = new Set(contentSpans.flatMap((s) => (s.kind === 'hide' && s.heading ? [s.heading] : [])));
   if (names.size === 0) return;
   const headings = [...root.querySelectorAll('h1, h2, h3, h4, h5, h6, p')].filter(

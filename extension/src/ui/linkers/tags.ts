@@ -6,7 +6,7 @@ import type { Pass } from './pass.js';
 
 /** Brave's `<citation>{…}</citation>` tags become numbered buttons; its other tags are hidden.
  * Open WebUI shows them as text, so they are found in the block's joined text. */
-export function linkTags({ message, view }: Pass, root: Element): void {
+export function* linkTags({ message, view }: Pass, root: Element): Generator<void> {
   for (const block of root.querySelectorAll('p, li, h1, h2, h3, h4, h5, h6, td')) {
     if (!block.textContent?.includes('</')) continue;
     const nodes = textNodes(block);
@@ -22,5 +22,6 @@ export function linkTags({ message, view }: Pass, root: Element): void {
       at.after(button);
       place(attach(message, at, [button]), [button], citingRef(number));
     }
+    yield;
   }
 }

@@ -7,16 +7,21 @@ import { markerIn, type Pass } from './pass.js';
 
 /** Subtrees whose text is no marker of the answer's: code, what is hidden, our lists, buttons, links. */
 const SKIPPED = `pre, code, .owc-hidden, ${LISTS}, button, a, [contenteditable]`;
+// Nodes walked between two steps of the pass (observe.ts cuts a pass into slices between steps).
+const WALKED_PER_STEP = 256;
 
 /** Text markers ([1], [doc1], 【1】…) and OpenRAG tags in the text nodes of the answer. */
-export function linkTextMarkers({ message, view: { citations, byIndex } }: Pass, root: Element): void {
+export function* linkTextMarkers({ message, view: { citations, byIndex } }: Pass, root: Element): Generator<void> {
   // Skipped subtrees are left whole, not each text node's ancestors searched (hundreds of links).
-  const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, (node) => {
-    if (node instanceof Element) return node.matches(SKIPPED) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_SKIP;
-    return mayHoldMarker((node as Text).data) ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP;
-  });
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, (node) =>
+    node instanceof Element && node.matches(SKIPPED) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
+  );
   const nodes: Text[] = [];
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) nodes.push(node as Text);
+  let walked = 0;
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node instanceof Text && mayHoldMarker(node.data)) nodes.push(node);
+    if (++walked % WALKED_PER_STEP === 0) yield;
+  }
   for (const node of nodes) {
     const spans = linkMarkers(node.data, citations, { anchors: false });
     if (spans.length === 0) continue;
@@ -44,5 +49,6 @@ export function linkTextMarkers({ message, view: { citations, byIndex } }: Pass,
         find: (view) => markerIn(written, view.citations)?.unnamed ?? [],
       });
     }
+    yield;
   }
 }

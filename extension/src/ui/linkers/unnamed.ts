@@ -11,7 +11,7 @@ const MAX_UNNAMED_LOOKUPS = 64;
  * the answer has sources, it draws only the numbers its list has): a muted mark for each number
  * goes after the text the marker followed. Where the marker still reads as text, linkTextMarkers
  * marks it. */
-export function markUnnamedRuns({ message, content, runs }: Pass, root: Element): void {
+export function* markUnnamedRuns({ message, content, runs }: Pass, root: Element): Generator<void> {
   if (runs.every((run) => run.indices.length > 0)) return;
   const endOf = screenText(root);
   const marked = new Set(
@@ -33,5 +33,6 @@ export function markUnnamedRuns({ message, content, runs }: Pass, root: Element)
     marks.forEach((mark) => mark.setAttribute('data-owc-at', String(run.start)));
     at.rest.before(...marks);
     attach(message, at.holder, [...marks, at.rest]);
+    yield;
   }
 }

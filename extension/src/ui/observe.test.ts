@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { GlobalRegistrator } from '@happy-dom/global-registrator';
+
+GlobalRegistrator.register({ url: 'http://127.0.0.1:8080/' });
+const { observeMessages } = await import('./observe.js');
+
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+test("a long pass over an answer is cut into slices of half a frame, the page's turn between them, and ends", async (t) => {
+  let now = 0; // a fake clock: each step of the pass takes a millisecond
+  t.mock.method(performance, 'now', () => now);
+  const message = document.createElement('div');
+  message.id = 'message-m1';
+  message.innerHTML = '<div class="chat-assistant"></div>';
+  document.body.append(message);
+  let steps = 0;
+  function* pass(): Generator<void> {
+    for (let i = 0; i < 40; i++) {
+      now += 1;
+      steps++;
+      yield;
+    }
+  }
+  const stop = new AbortController();
+  observeMessages(
+    () => pass(),
+    stop.signal,
+    () => 'now',
+  );
+  await nextTask();
+  assert.ok(steps > 0 && steps <= 9, `${steps} steps in the first task`);
+  for (let task = 0; task < 10 && steps < 40; task++) await nextTask();
+  assert.equal(steps, 40);
+  stop.abort();
+});
