@@ -44,7 +44,11 @@ test('an answer whose page goes away before it is stored is left, whole, to the 
   t.mock.timers.enable({ apis: ['setTimeout'] }); // storing has not begun: the browser was never idle
   const requests: string[] = [];
   const hub = createHub(() => 'en');
-  startStore(hub, (async (url: RequestInfo | URL) => requests.push(String(url))) as typeof window.fetch, activity);
+  const fetch = async (url: RequestInfo | URL) => {
+    requests.push(String(url));
+    return new Response('{}');
+  };
+  startStore(hub, fetch as typeof window.fetch, activity);
   hub.add('message-3', 'chat-3', perplexity);
   hub.finish('message-3', 'Stars [1].');
   window.dispatchEvent(new Event('pagehide'));
