@@ -46,7 +46,7 @@ test('an answer whose page goes away before it is stored is left, whole, to the 
   const hub = createHub(() => 'en');
   const fetch = async (url: RequestInfo | URL) => {
     requests.push(String(url));
-    return new Response('{}');
+    return new Response('{}', { status: 404 });
   };
   startStore(hub, fetch as typeof window.fetch, activity);
   hub.add('message-3', 'chat-3', perplexity);
