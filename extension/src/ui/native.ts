@@ -16,9 +16,9 @@ export function nativeInlineButtons(root: Element): HTMLButtonElement[] {
     [...button.classList].some((name) => name.startsWith('owc-') && name !== 'owc-hidden');
   return [...root.querySelectorAll<HTMLButtonElement>('button')].filter(
     (button) =>
-      !ours(button) &&
+      button.childElementCount === 1 &&
       button.firstElementChild?.matches('span.line-clamp-1') === true &&
-      button.childElementCount === 1,
+      !ours(button),
   );
 }
 

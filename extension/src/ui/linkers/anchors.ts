@@ -2,10 +2,11 @@ import { isMarkerText, safeUrl } from '../../core/index.js';
 import { attach, place } from '../attachments.js';
 import { asIndices, citeButton } from '../buttons.js';
 import { LISTS } from './dom-text.js';
-import { markerIn, type Pass } from './pass.js';
+import { markerIn, type Pass, PER_STEP } from './pass.js';
 
 /** Links to a cited URL: a marker link ([[1]](url), [1](url)) becomes the button; any other gets one after it. */
 export function* linkAnchors({ message, view: { byUrl, byIndex } }: Pass, root: Element): Generator<void> {
+  let made = 0;
   for (const anchor of root.querySelectorAll<HTMLAnchorElement>('a[href]:not(.owc-hidden)')) {
     if (anchor.closest(`.owc-hidden, ${LISTS}`) || anchor.nextElementSibling?.matches('.owc-cite[data-owc-link]'))
       continue;
@@ -18,13 +19,14 @@ export function* linkAnchors({ message, view: { byUrl, byIndex } }: Pass, root: 
     if (isMarker) anchor.classList.add('owc-hidden');
     anchor.after(button);
     place(attach(message, anchor, [button]), [button], (view) => asIndices(view.byIndex.get(view.byUrl.get(url) ?? 0)));
-    yield;
+    if (++made % PER_STEP === 0) yield;
   }
 }
 
 /** A marker written as a markdown link to "CITE" ([id](CITE)), which Open WebUI draws as a link
  * named by a source's id: it becomes that source's button, found as the core reads the marker. */
 export function* linkCiteAnchors({ message, view: { citations, byIndex } }: Pass, root: Element): Generator<void> {
+  let made = 0;
   for (const anchor of root.querySelectorAll<HTMLAnchorElement>('a[href="CITE"]:not(.owc-hidden)')) {
     if (anchor.closest(`.owc-hidden, ${LISTS}`)) continue;
     const marker = `[${anchor.textContent?.trim() ?? ''}](CITE)`;
@@ -34,6 +36,6 @@ export function* linkCiteAnchors({ message, view: { citations, byIndex } }: Pass
     anchor.classList.add('owc-hidden');
     anchor.after(button);
     place(attach(message, anchor, [button]), [button], (view) => markerIn(marker, view.citations)?.indices ?? []);
-    yield;
+    if (++made % PER_STEP === 0) yield;
   }
 }

@@ -1,7 +1,7 @@
 import { opensFootnoteDefinition } from '../../core/index.js';
 import { attach, place } from '../attachments.js';
 import { citeButton, citing, citingRef } from '../buttons.js';
-import type { Pass } from './pass.js';
+import { type Pass, PER_STEP } from './pass.js';
 
 /** A footnote mark that opens a definition, `<sup class="footnote-ref">n</sup>: …`, not a citation. */
 function isDefinitionMark(sup: Element): boolean {
@@ -33,6 +33,7 @@ export function* linkFootnotes({ message, view }: Pass, root: Element): Generato
   for (const block of root.querySelectorAll('p:not(.owc-hidden)')) {
     if (listed && isFootnoteDefinition(block)) block.classList.add('owc-hidden');
   }
+  let made = 0;
   for (const sup of root.querySelectorAll<HTMLElement>('sup.footnote-ref:not(.owc-hidden)')) {
     if (sup.closest('.owc-hidden') || sup.nextElementSibling?.matches('.owc-cite') || isDefinitionMark(sup)) continue;
     const n = Number(sup.textContent?.trim());
@@ -42,6 +43,6 @@ export function* linkFootnotes({ message, view }: Pass, root: Element): Generato
     sup.classList.add('owc-hidden');
     sup.after(button);
     place(attach(message, sup, [button]), [button], citingRef(n));
-    yield;
+    if (++made % PER_STEP === 0) yield;
   }
 }

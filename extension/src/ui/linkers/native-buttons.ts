@@ -1,7 +1,7 @@
 import { attach } from '../attachments.js';
 import { buttonsFor, unnamedMark } from '../buttons.js';
 import { nativeButtonTarget, nativeInlineButtons } from '../native.js';
-import type { Pass } from './pass.js';
+import { type Pass, PER_STEP } from './pass.js';
 
 /** Open WebUI's buttons we stand in for, with the numbers we put after them. */
 const replaced = new WeakMap<Element, { indices: string; nodes: HTMLElement[] }>();
@@ -13,6 +13,7 @@ export function* replaceNativeButtons(
 ): Generator<void> {
   // Open WebUI draws one button "+1 more" for a run, and nothing for one none of whose numbers it has.
   const groups = runs.filter((group) => group.indices.length > 0);
+  if (groups.length === 0) return; // no marker Open WebUI draws a button for
   // Open WebUI draws one button per group of markers, in reading order, named after the source
   // at the position the group's first number gives in its own list. Once it has drawn them all,
   // the k-th button stands for the k-th group, whatever its name (Open WebUI's own copy of a
@@ -41,6 +42,6 @@ export function* replaceNativeButtons(
     button.after(...replacement);
     replaced.set(button, { indices: indices.join(), nodes: replacement });
     attach(message, button, replacement);
-    yield;
+    if (k % PER_STEP === PER_STEP - 1) yield;
   }
 }

@@ -4,6 +4,9 @@
 import { type Citation, linkMarkers, type MarkerSpan, writtenMarker } from '../../core/index.js';
 import type { View } from '../attachments.js';
 
+/** Links made between two steps of a pass: each step costs the pass a resumption (observe.ts). */
+export const PER_STEP = 16;
+
 export interface Pass {
   message: Element;
   content: string;

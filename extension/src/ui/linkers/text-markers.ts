@@ -3,7 +3,7 @@ import { attach, place } from '../attachments.js';
 import { buttonsFor, unnamedMark } from '../buttons.js';
 import { el } from '../dom.js';
 import { LISTS } from './dom-text.js';
-import { markerIn, type Pass } from './pass.js';
+import { markerIn, type Pass, PER_STEP } from './pass.js';
 
 /** Subtrees whose text is no marker of the answer's: code, what is hidden, our lists, buttons, links. */
 const SKIPPED = `pre, code, .owc-hidden, ${LISTS}, button, a, [contenteditable]`;
@@ -22,6 +22,7 @@ export function* linkTextMarkers({ message, view: { citations, byIndex } }: Pass
     if (node instanceof Text && mayHoldMarker(node.data)) nodes.push(node);
     if (++walked % WALKED_PER_STEP === 0) yield;
   }
+  let linked = 0;
   for (const node of nodes) {
     const spans = linkMarkers(node.data, citations, { anchors: false });
     if (spans.length === 0) continue;
@@ -49,6 +50,6 @@ export function* linkTextMarkers({ message, view: { citations, byIndex } }: Pass
         find: (view) => markerIn(written, view.citations)?.unnamed ?? [],
       });
     }
-    yield;
+    if (++linked % PER_STEP === 0) yield;
   }
 }
