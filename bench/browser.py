@@ -33,6 +33,15 @@ EXTENSION_URL = "/static/loader.js"
 # guard's setAttribute). The extension's own requests (persist/) stay its own.
 HOOKS = {"capture/fetch.ts": {"fetch"}, "capture/socket.ts": {"WebSocket", "open"}, "ui/favicons.ts": {"setAttribute"}}
 
+# The main thread's tasks (RunTask), and V8's CPU samples: every 100 µs with `.hires`.
+TRACE_CATEGORIES = [
+    "toplevel",
+    "disabled-by-default-devtools.timeline",
+    "disabled-by-default-v8.cpu_profiler",
+    "disabled-by-default-v8.cpu_profiler.hires",
+]
+TASKS = {"RunTask", "ThreadControllerImpl::RunTask"}
+
 
 def locate(positions: list[tuple[int, int]]) -> dict[tuple[int, int], str]:
     """The source file and line ("capture/fetch.ts:51") of functions of the minified bundle,
@@ -102,16 +111,6 @@ class Tab:
             self.cdp.remove_listener("Tracing.tracingComplete", completed)
             profile, tasks = main_thread(events)
             into.update(attribute(profile, tasks=tasks))
-
-
-# The main thread's tasks (RunTask), and V8's CPU samples: every 100 µs with `.hires`.
-TRACE_CATEGORIES = [
-    "toplevel",
-    "disabled-by-default-devtools.timeline",
-    "disabled-by-default-v8.cpu_profiler",
-    "disabled-by-default-v8.cpu_profiler.hires",
-]
-TASKS = {"RunTask", "ThreadControllerImpl::RunTask"}
 
 
 def main_thread(events: list[dict[str, Any]]) -> tuple[dict[str, Any], list[tuple[float, float]]]:

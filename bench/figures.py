@@ -164,7 +164,7 @@ def non_streaming_400(stack: Stack, browser: Browser, sizes: Sizes) -> list[Row]
 def wait_stored(stack: Stack, tab: Tab, answer: str) -> None:
     chat = chat_id(tab.page)
     for _ in range(50):
-        if stored_citation_events(stack, chat).get(answer):
+        if stored_citation_events(stack, chat).get(answer) == 1:
             return
         tab.page.wait_for_timeout(200)
     raise RuntimeError("the extension did not store a benchmark answer's sources")
@@ -318,12 +318,8 @@ def _stored_answer(stack: Stack, browser: Browser) -> tuple[str, str]:
         send(tab.page)
         answer = last_answer_id(tab.page)
         wait_for_buttons(tab, answer, 20)
-        chat = chat_id(tab.page)
-        for _ in range(50):
-            if stored_citation_events(stack, chat).get(answer) == 1:
-                return chat, answer
-            tab.page.wait_for_timeout(200)
-    raise RuntimeError("the extension did not store the benchmark answer's sources")
+        wait_stored(stack, tab, answer)
+        return chat_id(tab.page), answer
 
 
 def _long_chat(stack: Stack, chat: str, answers: int) -> tuple[str, str]:

@@ -14,6 +14,7 @@ import { keepLast } from '../bounded.js';
 import type { ChatActivity } from '../capture/chat-activity.js';
 import type { Hub, MessageState } from '../capture/hub.js';
 import { fail, guard, onDisable } from '../guard.js';
+import { whenIdle } from '../idle.js';
 import { createClaims, storeLock } from './claims.js';
 import { type DeliveryDeps, deliver, type Outcome } from './delivery.js';
 import { createOpenWebuiApi } from './openwebui.js';
@@ -41,10 +42,6 @@ function once<T>(make: () => T): () => T {
     return made.value;
   };
 }
-
-/** Runs `callback` when the browser is idle, or within a second. */
-const whenIdle = (callback: () => void): unknown =>
-  window.requestIdleCallback ? window.requestIdleCallback(callback, { timeout: 1000 }) : setTimeout(callback, 0);
 
 /** A promise resolved after `ms`, or at once when `stop` aborts. */
 function sleeper(stop: AbortSignal): (ms: number) => Promise<void> {
@@ -157,6 +154,7 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
       guard('persist', () => {
         if (!stop.aborted) void store(pending(), fromOutbox).catch((error: unknown) => fail('persist', error));
       }),
+      1000,
     );
   };
 

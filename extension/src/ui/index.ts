@@ -10,7 +10,7 @@ import type { Feature, UiContext } from './context.js';
 import { initCopy } from './copy.js';
 import { initExport } from './export.js';
 import { initList } from './list.js';
-import { applyToMessage, passOver } from './message.js';
+import { passOver } from './message.js';
 import { initModal } from './modal.js';
 import { observeMessages } from './observe.js';
 import { initPlaces } from './places.js';
@@ -55,13 +55,14 @@ export function startFeatures(hub: Answers, signal: AbortSignal, readChat?: Chat
  * streams, in idle time while a chat opens), and what the features read of it. */
 function answersOnThePage(hub: Answers, signal: AbortSignal): UiContext {
   const viewOf = (message: HTMLElement) => hub.view(messageId(message) ?? '');
-  const apply = guard('ui', (message: HTMLElement) => {
-    const view = viewOf(message);
-    if (view) applyToMessage(message, view);
-  });
   const passes = (message: HTMLElement) => {
     const view = viewOf(message);
     return view ? guardSteps('ui', passOver(message, view)) : undefined;
+  };
+  // The whole pass at once: the user asked for it (show all, a setting changed).
+  const apply = (message: HTMLElement): void => {
+    const pass = passes(message);
+    while (pass && !pass.next().done);
   };
   const schedule = observeMessages(passes, signal, (message) => {
     const view = viewOf(message);

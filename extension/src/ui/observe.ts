@@ -13,9 +13,12 @@
  * again once it ends: a pass is idempotent, and skips what the last one did.
  */
 
+import { whenIdle } from '../idle.js';
 import { MESSAGES } from './answer.js';
 
 const STREAMING_PASS_MS = 200;
+// Idle time waited for at most: a chat opened is drawn within a few frames even on a busy page.
+const IDLE_TIMEOUT_MS = 40;
 // Longest slice of work in one task: half a frame, the other half the browser's.
 const SLICE_MS = 8;
 
@@ -54,17 +57,21 @@ export function observeMessages(
   const running = new Map<HTMLElement, Iterator<unknown>>();
   let idleScheduled = false;
   let soonScheduled = false;
-  const idle = window.requestIdleCallback ?? ((callback: () => void) => setTimeout(callback, 16));
+  const runSoon = (): void => {
+    soonScheduled = true;
+    soon(run);
+  };
+  const runIdle = (delayMs = 0): void => {
+    idleScheduled = true;
+    const later = () => whenIdle(run, IDLE_TIMEOUT_MS);
+    if (delayMs) setTimeout(later, delayMs);
+    else later();
+  };
+  // The rest of a pass cut by the end of a slice: at once for a finished answer, else when idle.
   const next = (): void => {
     if (soonScheduled || idleScheduled) return;
-    const finished = [...running.keys(), ...pending].some((message) => timing(message) === 'now');
-    if (finished) {
-      soonScheduled = true;
-      soon(run);
-    } else if (running.size || pending.size) {
-      idleScheduled = true;
-      idle(run, { timeout: 40 });
-    }
+    if ([...running.keys(), ...pending].some((message) => timing(message) === 'now')) runSoon();
+    else runIdle();
   };
   const run = (): void => {
     idleScheduled = soonScheduled = false;
@@ -94,14 +101,8 @@ export function observeMessages(
     pending.add(message);
     if (soonScheduled) return; // every pending message is handled in the next task
     const when = timing(message);
-    if (when === 'now') {
-      soonScheduled = true;
-      soon(run);
-    } else if (!idleScheduled) {
-      idleScheduled = true;
-      if (when === 'streaming') setTimeout(() => idle(run, { timeout: 40 }), STREAMING_PASS_MS);
-      else idle(run, { timeout: 40 });
-    }
+    if (when === 'now') runSoon();
+    else if (!idleScheduled) runIdle(when === 'streaming' ? STREAMING_PASS_MS : 0);
   };
   const observer = new MutationObserver((records) => {
     // A streamed token brings many records of the same few nodes: each node is looked up once,
