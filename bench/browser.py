@@ -170,7 +170,7 @@ def attribute(
     the extension's hooks make for the app (made_for_the_app). Also returns the
     extension's time per function (its innermost frame), to find what to fix, and, given the
     main thread's ``tasks`` (start, end in µs, on the profile's clock from its ``startTime``),
-    the most of the extension's time in one task."""
+    the most of the extension's time in one task and its functions."""
     nodes = {node["id"]: node for node in profile["nodes"]}
     parent = {child: node["id"] for node in profile["nodes"] for child in node.get("children", [])}
     owner: dict[int, int] = {}  # node → its innermost script frame, or the root-level entry
@@ -198,6 +198,7 @@ def attribute(
     tasks = tasks or []
     starts = [start for start, _ in tasks]
     per_task: Counter[int] = Counter()
+    per_task_functions: dict[int, Counter[str]] = {}
     at_us = profile.get("startTime", 0)
     for node_id, delta_us in zip(profile["samples"], profile["timeDeltas"], strict=True):
         at_us += delta_us
@@ -216,13 +217,16 @@ def attribute(
         task = bisect.bisect_right(starts, at_us) - 1
         if task >= 0 and at_us <= tasks[task][1]:
             per_task[task] += delta_us
+            per_task_functions.setdefault(task, Counter())[at] += delta_us
     top = {name: round(us / 1000, 2) for name, us in functions.most_common(8)}
-    longest = max(per_task.values(), default=0) / 1000
+    longest = max(per_task, key=per_task.__getitem__, default=None)
+    in_longest = per_task_functions.get(longest, Counter()) if longest is not None else Counter()
     return {
         "extension_ms": extension / 1000,
         "busy_ms": busy / 1000,
         "extension_functions": top,
-        "longest_task_ms": longest,
+        "longest_task_ms": per_task[longest] / 1000 if longest is not None else 0.0,
+        "longest_task_functions": {name: round(us / 1000, 2) for name, us in in_longest.most_common(8)},
     }
 
 

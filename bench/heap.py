@@ -22,8 +22,9 @@ def take_snapshot(cdp: CDPSession) -> dict[str, Any]:
     return json.loads("".join(chunks))
 
 
-def retained_through_script(snapshot: dict[str, Any], script_url_suffix: str) -> int:
-    """Bytes reachable from the root only through closures of the script whose URL ends so."""
+def retained_through_script(snapshot: dict[str, Any], script_url_suffix: str) -> dict[str, int]:
+    """Bytes reachable from the root only through closures of the script whose URL ends so, by
+    kind of object (its type, and its constructor's or code's name)."""
     meta = snapshot["snapshot"]["meta"]
     node_fields, edge_fields = meta["node_fields"], meta["edge_fields"]
     nf, ef = len(node_fields), len(edge_fields)
@@ -59,17 +60,24 @@ def retained_through_script(snapshot: dict[str, Any], script_url_suffix: str) ->
     }
     ours = {n for n in range(count) if nodes[n * nf + type_at] == closure and any(t in ours_code for t in targets(n))}
 
-    def reachable_bytes(blocked: set[int]) -> int:
+    def reachable(blocked: set[int]) -> bytearray:
         seen = bytearray(count)
         seen[0] = 1
-        stack, total = [0], 0
+        stack = [0]
         while stack:
             n = stack.pop()
-            total += nodes[n * nf + size_at]
             for t in targets(n):
                 if not seen[t] and t not in blocked:
                     seen[t] = 1
                     stack.append(t)
-        return total
+        return seen
 
-    return reachable_bytes(set()) - reachable_bytes(ours)
+    everything, without_ours = reachable(set()), reachable(ours)
+    kinds: dict[str, int] = {}
+    for n in range(count):
+        if everything[n] and not without_ours[n]:
+            kind = node_types[nodes[n * nf + type_at]]
+            if kind not in ("string", "concatenated string", "sliced string", "number", "hidden"):
+                kind = f"{kind} {strings[nodes[n * nf + name_at]][:48]}"
+            kinds[kind] = kinds.get(kind, 0) + nodes[n * nf + size_at]
+    return kinds

@@ -114,3 +114,4 @@ def test_the_longest_task_is_the_most_of_the_extensions_time_within_one_task_of_
     measured = attribute(profile, lambda positions: dict.fromkeys(positions, "ui/message.ts:1"), tasks)
     assert measured["extension_ms"] == 17
     assert measured["longest_task_ms"] == 14
+    assert measured["longest_task_functions"] == {"ui/message.ts:1": 14}

@@ -4,7 +4,7 @@ import { GlobalRegistrator } from '@happy-dom/global-registrator';
 import { citation } from '../../test-support/citation.js';
 
 GlobalRegistrator.register({ url: 'http://127.0.0.1:8080/' });
-const { applyToMessage } = await import('./message.js');
+const { applyToMessage, passOver } = await import('./message.js');
 
 /** An answer as Open WebUI 0.12 draws it: its markdown rendered inside the message's container. */
 function answer(id: string, html: string): HTMLElement {
@@ -31,4 +31,22 @@ test('a link to a URL two sources share gets the button of the first, the one th
   assert.deepEqual(numbers('.owc-sources .owc-source'), [1]);
   assert.match(message.querySelector('.owc-retrieved summary')?.textContent ?? '', /^1 more/);
   assert.deepEqual(numbers('.owc-cite'), [1]);
+});
+
+test('a paragraph of more markers than one step links them all, and one rewritten between steps is left whole', () => {
+  const text = Array.from({ length: 100 }, (_, i) => `Claim ${i} [1].`).join(' ');
+  const view = { messageId: 'm2', citations: [citation(1)], text, done: true, live: true };
+  const whole = answer('m2', `<p>${text}</p>`);
+  applyToMessage(whole, view);
+  assert.equal(whole.querySelectorAll('.owc-cite').length, 100);
+
+  // Open WebUI rewrites the paragraph while the pass is cut between two steps.
+  const rewritten = answer('m3', `<p>${text}</p>`);
+  const steps = passOver(rewritten, { ...view, messageId: 'm3' });
+  while (rewritten.querySelectorAll('.owc-cite').length === 0) assert.equal(steps.next().done, false);
+  const rest = [...rewritten.querySelector('p')!.childNodes].filter((node) => node instanceof Text).at(-1) as Text;
+  rest.data = 'Rewritten.';
+  assert.doesNotThrow(() => [...steps]);
+  assert.ok(rewritten.querySelectorAll('.owc-cite').length < 100);
+  assert.match(rewritten.querySelector('p')?.textContent ?? '', /Rewritten\.$/);
 });

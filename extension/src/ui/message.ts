@@ -62,7 +62,7 @@ export function* passOver(message: HTMLElement, answer: AnswerView): Generator<v
   if (!done) return;
   const pass: Pass = { message, content, view, runs: openWebuiRuns(content, contentSpans) };
   for (const prose of proseBlocks(container).reverse()) for (const link of LINKERS) yield* link(pass, prose);
-  labelCitations(message, byIndex);
+  yield* labelCitations(message, byIndex);
 }
 
 /** The whole pass at once. */

@@ -14,12 +14,10 @@ import { type Citation, distinctNames } from '../core/index.js';
 export function nativeInlineButtons(root: Element): HTMLButtonElement[] {
   const ours = (button: Element): boolean =>
     [...button.classList].some((name) => name.startsWith('owc-') && name !== 'owc-hidden');
-  return [...root.querySelectorAll<HTMLButtonElement>('button')].filter(
-    (button) =>
-      button.childElementCount === 1 &&
-      button.firstElementChild?.matches('span.line-clamp-1') === true &&
-      !ours(button),
-  );
+  // The selector engine finds the shape: a crafted answer has thousands of buttons of ours.
+  return [...root.querySelectorAll('button > span.line-clamp-1:only-child')]
+    .map((label) => label.parentElement as HTMLButtonElement)
+    .filter((button) => !ours(button));
 }
 
 export function nativeStrip(container: Element): HTMLElement | null {

@@ -81,7 +81,7 @@ test('← and → move through the answer’s citations; while stepping a source
 test('each button is named for a screen reader by its place among the answer’s citations', () => {
   const message = answer();
   const byIndex = new Map([1, 2, 3].map((n) => [n, citation(n, { title: `Title ${n}` })]));
-  labelCitations(message, byIndex);
+  for (const _ of labelCitations(message, byIndex));
   assert.deepEqual(
     citationButtons(message).map((b) => b.getAttribute('aria-label')),
     [

@@ -36,15 +36,19 @@ export const citationButtons = (message: ParentNode): HTMLButtonElement[] => [
 export const placesOf = (message: ParentNode | null, index: number): HTMLButtonElement[] =>
   message ? citationButtons(message).filter((button) => button.dataset.owcIndex === String(index)) : [];
 
-/** Names each button for a screen reader: "citation 3 of 7: source 2, <title>". */
-export function labelCitations(message: ParentNode, byIndex: ReadonlyMap<number, Citation>): void {
+const LABELS_PER_STEP = 64;
+
+/** Names each button for a screen reader: "citation 3 of 7: source 2, <title>"; in steps (a crafted
+ * answer has thousands of buttons). */
+export function* labelCitations(message: ParentNode, byIndex: ReadonlyMap<number, Citation>): Generator<void> {
   const buttons = citationButtons(message);
-  buttons.forEach((button, k) => {
+  for (const [k, button] of buttons.entries()) {
+    if (k > 0 && k % LABELS_PER_STEP === 0) yield;
     const citation = byIndex.get(Number(button.dataset.owcIndex));
-    if (!citation) return;
+    if (!citation) continue;
     const label = t('citation', { k: k + 1, total: buttons.length, n: citation.index, title: citation.title });
     if (button.getAttribute('aria-label') !== label) button.setAttribute('aria-label', label);
-  });
+  }
 }
 
 const isSkipped = (node: Node): boolean => node instanceof Element && node.matches('button, .owc-unnamed');

@@ -23,6 +23,7 @@ export function* replaceNativeButtons(
   const allDrawn = natives.length === groups.length;
   let searchFrom = 0;
   for (const [k, button] of natives.entries()) {
+    if (k > 0 && k % PER_STEP === 0) yield; // those already replaced too: a pass again reads them all
     const { candidates, more } = nativeButtonTarget(button, citations);
     const hasButtonSize = (group: { written: number[] } | undefined) => group?.written.length === more + 1;
     const matchesName = (group: { written: number[] }) =>
@@ -42,6 +43,5 @@ export function* replaceNativeButtons(
     button.after(...replacement);
     replaced.set(button, { indices: indices.join(), nodes: replacement });
     attach(message, button, replacement);
-    if (k % PER_STEP === PER_STEP - 1) yield;
   }
 }

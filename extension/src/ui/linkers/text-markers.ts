@@ -22,7 +22,7 @@ export function* linkTextMarkers({ message, view: { citations, byIndex } }: Pass
     if (node instanceof Text && mayHoldMarker(node.data)) nodes.push(node);
     if (++walked % WALKED_PER_STEP === 0) yield;
   }
-  let linked = 0;
+  let made = 0; // text nodes read and markers linked: a crafted paragraph holds thousands of markers
   for (const node of nodes) {
     const spans = linkMarkers(node.data, citations, { anchors: false });
     if (spans.length === 0) continue;
@@ -42,6 +42,11 @@ export function* linkTextMarkers({ message, view: { citations, byIndex } }: Pass
       added.push(...replacement, rest);
       cursor = rest;
       consumed = span.end;
+      if (++made % PER_STEP === 0) {
+        const before = rest.data;
+        yield;
+        if (rest.data !== before) break; // rewritten by Open WebUI meanwhile: the next pass links it
+      }
     }
     const attachment = attach(message, node, added); // once split: the text it keeps is its own
     for (const { buttons, marks, written } of placed) {
@@ -50,6 +55,6 @@ export function* linkTextMarkers({ message, view: { citations, byIndex } }: Pass
         find: (view) => markerIn(written, view.citations)?.unnamed ?? [],
       });
     }
-    if (++linked % PER_STEP === 0) yield;
+    if (++made % PER_STEP === 0) yield;
   }
 }
