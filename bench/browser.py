@@ -101,6 +101,9 @@ class Tab:
         self.cdp.on("Tracing.tracingComplete", completed)
         config = {"includedCategories": TRACE_CATEGORIES, "recordMode": "recordAsMuchAsPossible"}
         self.cdp.send("Tracing.start", {"traceConfig": config, "transferMode": "ReportEvents"})
+        # V8 starts its sampling profiler when the page next runs JavaScript: a page idle for the
+        # whole measure would otherwise leave no profile at all.
+        self.page.evaluate("0")
         try:
             yield
         finally:
