@@ -190,7 +190,8 @@ def markdown(results: dict[str, Any], causes: dict[str, str]) -> str:
         cause = causes.get(figure, "not yet measured") if r["passed"] is False else None
         if cause and figure in explained:
             cause = "as above"  # each figure's cause once
-        explained.add(figure)
+        elif cause:
+            explained.add(figure)
         lines.append(f"- {r['metric']}" + (f": {cause}" if cause else ""))
         lines += _detail(r["detail"] or {})
     if results["failed"]:
