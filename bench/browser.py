@@ -222,13 +222,13 @@ def attribute(
             per_task[task] += delta_us
             per_task_functions.setdefault(task, Counter())[at] += delta_us
     top = {name: round(us / 1000, 2) for name, us in functions.most_common(8)}
-    longest = max(per_task, key=per_task.__getitem__, default=None)
-    in_longest = per_task_functions.get(longest, Counter()) if longest is not None else Counter()
+    [(longest, longest_us)] = per_task.most_common(1) or [(-1, 0)]
+    in_longest = per_task_functions.get(longest, Counter())
     return {
         "extension_ms": extension / 1000,
         "busy_ms": busy / 1000,
         "extension_functions": top,
-        "longest_task_ms": per_task[longest] / 1000 if longest is not None else 0.0,
+        "longest_task_ms": longest_us / 1000,
         "longest_task_functions": {name: round(us / 1000, 2) for name, us in in_longest.most_common(8)},
     }
 

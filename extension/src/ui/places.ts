@@ -36,6 +36,7 @@ export const citationButtons = (message: ParentNode): HTMLButtonElement[] => [
 export const placesOf = (message: ParentNode | null, index: number): HTMLButtonElement[] =>
   message ? citationButtons(message).filter((button) => button.dataset.owcIndex === String(index)) : [];
 
+// A label is a few times cheaper than a link made (linkers/pass.ts PER_STEP).
 const LABELS_PER_STEP = 64;
 
 /** Names each button for a screen reader: "citation 3 of 7: source 2, <title>"; in steps (a crafted
