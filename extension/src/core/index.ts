@@ -4,6 +4,7 @@ export { type Accumulator, createAccumulator } from './accumulate.js';
 export { type CitedSplit, splitCited } from './cited.js';
 export { bibtex } from './export/bibtex.js';
 export { cslJson } from './export/csl.js';
+export { fileStem } from './export/file-stem.js';
 export { chatMarkdown, type MarkdownWords } from './export/markdown.js';
 export { ris } from './export/ris.js';
 export { bibliography, type Entry, type ExportedAnswer } from './export/sources.js';

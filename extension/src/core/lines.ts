@@ -25,3 +25,18 @@ export function* linesFromEnd(text: string): Generator<Line> {
 
 /** Whether a line holds only blanks. */
 export const isBlankLine = (line: string): boolean => line.trim() === '';
+
+/** `text` without the code units at its end that `drop` names, read backwards by hand: a regex
+ * such as /[ \t]+$/ tries every position of a run to its end (quadratic in the run). */
+export function trimEndWhere(text: string, drop: (code: number) => boolean): string {
+  let end = text.length;
+  while (end > 0 && drop(text.charCodeAt(end - 1))) end--;
+  return text.slice(0, end);
+}
+
+/** `text` without the code units at its start that `drop` names. */
+export function trimStartWhere(text: string, drop: (code: number) => boolean): string {
+  let start = 0;
+  while (start < text.length && drop(text.charCodeAt(start))) start++;
+  return text.slice(start);
+}

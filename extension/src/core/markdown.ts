@@ -17,9 +17,10 @@ export const escapeText = (text: string): string =>
     .replace(/[\\`*_[\]<>#|]/g, '\\$&')
     .replace(/\s+/g, ' ')
     .trim();
-/** Parentheses and spaces would end a link's destination early. */
+/** Parentheses and spaces would end a link's destination early; a backslash would escape the
+ * parenthesis that closes it. */
 const escapeLink = (url: string): string =>
-  url.replace(/[()\s<>]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  url.replace(/[()\s<>\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 
 /** A source's title as markdown: its link's text when it has one. */
 export function linkedTitle(citation: Citation, link: string | null): string {

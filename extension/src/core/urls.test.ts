@@ -60,6 +60,21 @@ test('labels for sources without a title', () => {
   assert.equal(fileName('C:\\docs\\a.txt'), 'a.txt');
 });
 
+test('a name is decoded as it reads, never into a line break, a control or a bidi character', () => {
+  // A same-origin file URL of a crafted name (security review 2026-11-27, F2): in a RIS file,
+  // `%0D%0A` decoded would end the record and start one of its own.
+  assert.equal(
+    fileName('/api/v1/files/x/content%0D%0AER%20%20-%20%0D%0ATY%20%20-%20ELEC'),
+    'content%0D%0AER  - %0D%0ATY  - ELEC',
+  );
+  assert.equal(
+    fileName('/f/a%C2%85b%E2%80%A8c%0Bd%1Ce%E2%80%AEf%00.pdf'),
+    'a%C2%85b%E2%80%A8c%0Bd%1Ce%E2%80%AEf%00.pdf',
+  );
+  assert.equal(urlLabel('https://example.com/x%0A%E2%80%A9y'), 'example.com/x%0A%E2%80%A9y');
+  assert.equal(fileName('/f/r%C3%A9sum%C3%A9%20%F0%9F%98%80.pdf'), 'résumé 😀.pdf');
+});
+
 test('a web URL is an absolute http(s) one that passes the safe-URL check', () => {
   assert.equal(isWebUrl('https://example.com/a'), true);
   assert.equal(isWebUrl('/api/v1/files/1/content'), false);

@@ -53,9 +53,14 @@ function parseWeb(value: string): URL | null {
 export const isWebUrl = (value: unknown): value is string =>
   typeof value === 'string' && /^https?:\/\//i.test(value.trim()) && safeUrl(value) !== null;
 
+// What a name must not be decoded into: control characters and line breaks (`%0D%0A` would start
+// a tag of its own in an exported RIS file) and the marks that reorder text as it is shown (U+202E).
+const UNSHOWN = /[\p{Cc}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+/** Percent-encoded text as it reads, except what must not be decoded, which stays encoded. */
 const decode = (text: string): string => {
   try {
-    return decodeURIComponent(text);
+    return decodeURIComponent(text).replace(UNSHOWN, encodeURIComponent);
   } catch {
     return text;
   }

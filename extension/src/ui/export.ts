@@ -14,6 +14,7 @@ import {
   type Entry,
   type ExportedAnswer,
   extractCitations,
+  fileStem,
   ris,
 } from '../core/index.js';
 import { guard } from '../guard.js';
@@ -85,17 +86,6 @@ export function exportControl(): HTMLElement {
     el('summary', {}, t('exportSources')),
     el('div', { class: 'owc-export-menu' }, group('answer', t('exportAnswer')), group('chat', t('exportChat'))),
   );
-}
-
-/** A file name from a chat's title: no path, no character a file system refuses. */
-export function fileStem(title: string): string {
-  const stem = title
-    .replace(/[\\/:*?"<>|\u0000-\u001f\u007f]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, 80)
-    .replace(/^\.+/, '');
-  return stem || 'chat';
 }
 
 function download(name: string, type: string, text: string): void {

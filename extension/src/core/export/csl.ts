@@ -2,7 +2,7 @@
  * CSL processor import. */
 
 import type { CitationKind } from '../model.js';
-import { dateParts, type Entry, isoDay } from './sources.js';
+import { dateParts, type Entry, isoDay, oneLine } from './sources.js';
 
 const TYPES: Record<CitationKind, string> = {
   web: 'webpage',
@@ -30,5 +30,6 @@ export function cslJson(entries: readonly Entry[], accessed: Date): string {
     ...(entry.quote ? { note: `“${entry.quote}”` } : {}),
     ...(entry.snippet ? { abstract: entry.snippet } : {}),
   }));
-  return `${JSON.stringify(items, null, 2)}\n`;
+  // Every string value, whichever field holds it, is one line: written so in this one place.
+  return `${JSON.stringify(items, (_, value: unknown) => (typeof value === 'string' ? oneLine(value) : value), 2)}\n`;
 }

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import { citation } from '../../../test-support/citation.js';
 import { bibtex } from './bibtex.js';
 import { cslJson } from './csl.js';
+import { fileStem } from './file-stem.js';
 import { chatMarkdown, type MarkdownWords } from './markdown.js';
 import { ris } from './ris.js';
 import { bibliography, type ExportedAnswer } from './sources.js';
@@ -106,27 +107,173 @@ test('every file holds each source once, however many answers cite it', () => {
   );
 });
 
+/** A `.bib` file read as BibTeX reads it: every brace counts, a backslash before one included.
+ * Each entry's type, key and fields in order; null where the file is not a list of entries. */
+function readBibtex(bib: string): { type: string; key: string; fields: [string, string][] }[] | null {
+  const entries: { type: string; key: string; fields: [string, string][] }[] = [];
+  const head = /\s*@(\w+)\{([^,\s]+),/y;
+  const name = /\s*(\w+)\s*=\s*\{/y;
+  let at = 0;
+  while (at < bib.length && bib.slice(at).trim()) {
+    head.lastIndex = at;
+    const opened = head.exec(bib);
+    if (!opened) return null;
+    const entry = { type: opened[1]!, key: opened[2]!, fields: [] as [string, string][] };
+    at = head.lastIndex;
+    for (;;) {
+      name.lastIndex = at;
+      const field = name.exec(bib);
+      if (!field) break;
+      let depth = 1;
+      let end = name.lastIndex;
+      for (; end < bib.length && depth > 0; end++) depth += bib[end] === '{' ? 1 : bib[end] === '}' ? -1 : 0;
+      if (depth > 0) return null;
+      entry.fields.push([field[1]!, bib.slice(name.lastIndex, end - 1)]);
+      at = /^\s*,/.test(bib.slice(end)) ? bib.indexOf(',', end) + 1 : end;
+    }
+    const closed = /^\s*\}/.exec(bib.slice(at));
+    if (!closed) return null;
+    at += closed[0].length;
+    entries.push(entry);
+  }
+  return entries;
+}
+
+/** Every line break Unicode knows, and CRLF: where Python's `str.splitlines` (rispy reads lines so) breaks. */
+const BREAKS = ['\r\n', '\r', '\n', '\u0085', '\u000b', '\u000c', '\u001c', '\u001d', '\u001e', '\u2028', '\u2029'];
+const linesOf = (text: string): string[] => text.split(/\r\n|[\r\n\u0085\u000b\u000c\u001c-\u001e\u2028\u2029]/);
+const exportedFrom = (...citations: ReturnType<typeof citation>[]) =>
+  bibliography([{ question: null, text: '', citations }], absolute);
+
 test('a crafted title cannot add an entry, a field or a tag to a file', () => {
   const hostile = citation(1, {
     title: 'x}, note = {owned}}\n@misc{evil,\nTY  - JOUR\n\\input{/etc/passwd}',
-    url: 'https://a.example/?q={x}',
+    url: 'https://a.example/?q={x}\\',
     snippet: 'line\nER  - \nTY  - JOUR',
   });
-  const entries = bibliography([{ question: null, text: '', citations: [hostile] }], absolute);
+  const entries = exportedFrom(hostile);
   const bib = bibtex(entries, DAY);
-  assert.equal(bib.match(/^@/gm)?.length, 1);
+  assert.deepEqual(
+    readBibtex(bib)?.map((e) => [e.type, e.key, e.fields.map(([name]) => name)]),
+    [['online', 'source1', ['title', 'organization', 'url', 'urldate', 'abstract']]],
+  );
   assert.doesNotMatch(bib, /\\input/);
-  let depth = 0;
-  for (const [i, c] of [...bib].entries()) {
-    if (bib[i - 1] === '\\') continue;
-    depth += c === '{' ? 1 : c === '}' ? -1 : 0;
-    assert.ok(depth >= 0, 'a brace closes what it did not open');
-  }
-  assert.equal(depth, 0);
   const tagged = ris(entries, DAY);
   assert.equal(tagged.match(/^TY {2}- /gm)?.length, 1);
   assert.equal(tagged.match(/^ER {2}- /gm)?.length, 1);
   assert.equal(JSON.parse(cslJson(entries, DAY))[0].title, entries[0]!.title);
+});
+
+test('BibTeX: a crafted date, or a title and snippet that close braces, stay inside their fields (F1)', () => {
+  // The security review's payloads: a date that closes the entry, and a title that closes its
+  // field for a snippet to reopen, `\}` being no escape to BibTeX.
+  const dated = citation(1, {
+    title: 'Dated',
+    url: 'https://a.example/',
+    date: '2024T},a=1',
+    snippet: '@online(evil, title = "INJECTED ENTRY", url = "https://evil.example/phish")',
+  });
+  const forged = citation(2, {
+    title: 'a}, author = "Mallory Forged", x = "{',
+    url: 'https://b.example/',
+    snippet: '}"',
+    quote: { text: '{{{ } \\} \\{ }}} %', start: null, end: null, verbatim: null },
+    date: '2024-05-01T10:00:00Z',
+  });
+  const read = readBibtex(bibtex(exportedFrom(dated, forged), DAY));
+  assert.deepEqual(
+    read?.map((e) => [e.key, e.fields.map(([name]) => name)]),
+    [
+      ['source1', ['title', 'organization', 'url', 'urldate', 'abstract']],
+      ['source2', ['title', 'organization', 'url', 'urldate', 'year', 'date', 'note', 'abstract']],
+    ],
+  );
+  const fields = new Map(read![1]!.fields);
+  assert.equal(fields.get('title'), 'a\\textbraceright{}, author = "Mallory Forged", x = "\\textbraceleft{}');
+  assert.equal(fields.get('abstract'), '\\textbraceright{}"');
+  assert.equal(fields.get('date'), '2024-05-01');
+  assert.equal(fields.get('year'), '2024');
+});
+
+test('BibTeX: a date is written only from the parts of one that reads as ISO', () => {
+  const dateOf = (date: string) =>
+    new Map(readBibtex(bibtex(exportedFrom(citation(1, { date })), DAY))![0]!.fields).get('date') ?? null;
+  assert.equal(dateOf('2024'), '2024');
+  assert.equal(dateOf('2024-05'), '2024-05');
+  assert.equal(dateOf('2024-05-01 10:00'), '2024-05-01');
+  for (const junk of ['2024T},a=1', '2024-13-01', '2024-05-01T', '2024-05-01}', 'May 2024', '2024-05-01Tx', '20245'])
+    assert.equal(dateOf(junk), null, junk);
+});
+
+test('RIS: a file name, container or any field with a line break of any kind stays one tag (F2)', () => {
+  // A same-origin file whose name percent-encodes a record of its own (security review, F2).
+  const file = citation(1, {
+    title: 'Report',
+    url: '/api/v1/files/x/content%0D%0AER%20%20-%20%0D%0A%0D%0ATY%20%20-%20ELEC%0D%0ATI%20%20-%20Forged%0D%0AUR%20%20-%20https:%2F%2Fevil.example',
+    kind: 'file',
+  });
+  const broken = (field: string) => BREAKS.map((b) => `${field}${b}TY  - JOUR`).join('');
+  const everyField = citation(2, {
+    title: broken('title'),
+    url: 'https://a.example/',
+    date: broken('2024'),
+    snippet: broken('snippet'),
+    quote: { text: broken('quote'), start: null, end: null, verbatim: null },
+  });
+  const named = citation(3, { title: 'Named', url: '/f/a%C2%85TY%20%20-%20JOUR%E2%80%A8b%0Bc.pdf', kind: 'file' });
+  const tagged = ris(exportedFrom(file, everyField, named), DAY);
+  const lines = linesOf(tagged).filter(Boolean);
+  assert.deepEqual(
+    lines.filter((line) => !/^[A-Z][A-Z0-9] {2}- /.test(line)),
+    [],
+  );
+  assert.deepEqual(
+    lines.map((line) => line.slice(0, 2)),
+    [
+      ...['TY', 'TI', 'T2', 'UR', 'Y2', 'ER'],
+      ...['TY', 'TI', 'T2', 'UR', 'Y2', 'N1', 'AB', 'ER'],
+      ...['TY', 'TI', 'T2', 'UR', 'Y2', 'ER'],
+    ],
+  );
+  assert.match(
+    tagged,
+    /^T2 {2}- content%0D%0AER - %0D%0A%0D%0ATY - ELEC%0D%0ATI - Forged%0D%0AUR - https:\/\/evil\.example$/m,
+  );
+});
+
+test('CSL-JSON: every string value is one line', () => {
+  const broken = BREAKS.map((b) => `x${b}`).join('');
+  const items = JSON.parse(
+    cslJson(exportedFrom(citation(1, { title: broken, url: '/f/a%0Ab.pdf', date: broken, snippet: broken })), DAY),
+  );
+  const strings = JSON.stringify(items, (_, value: unknown) => value).match(/"(?:[^"\\]|\\.)*"/g)!;
+  for (const text of strings.map((s) => JSON.parse(s) as string)) assert.equal(linesOf(text).length, 1, text);
+});
+
+test('markdown: a crafted title, quote or link adds no footnote, link or heading line', () => {
+  const crafted = citation(1, {
+    title: '[^2]: [Forged](https://evil.example)\n# Heading [x](https://evil.example)',
+    url: 'https://a.example/\\',
+    quote: { text: '\n\n[^1]: [q](https://evil.example)\n## Heading', start: null, end: null, verbatim: null },
+  });
+  const other = citation(2, { title: ')](https://evil.example) [', url: 'https://b.example/(x)' });
+  const markdown = chatMarkdown(
+    '# [t](https://evil.example)',
+    [{ question: null, text: 'A [1] [2].', citations: [crafted, other] }],
+    words,
+  );
+  assert.deepEqual(
+    markdown
+      .split('\n')
+      .filter((line) => /^\s{0,3}(#|\[\^)/.test(line))
+      .map((line) => line.slice(0, 5)),
+    ['# \\# ', '[^1]:', '[^2]:'],
+  );
+  // Each source's link, and no other: every unescaped "](" opens one of them.
+  assert.deepEqual(
+    [...markdown.matchAll(/(?<!\\)\]\(([^)\s]*)\)/g)].map((m) => m[1]),
+    ['https://a.example/%5C', 'https://b.example/%28x%29'],
+  );
 });
 
 test('a date the producer wrote as ISO is issued as its parts, any other as it reads', () => {
@@ -137,4 +284,19 @@ test('a date the producer wrote as ISO is issued as its parts, any other as it r
   assert.deepEqual(dated('2024-05-01T10:00:00Z'), { 'date-parts': [[2024, 5, 1]] });
   assert.deepEqual(dated('2024-05'), { 'date-parts': [[2024, 5]] });
   assert.deepEqual(dated('May 2024'), { literal: 'May 2024' });
+});
+
+test('a file name has no control, format or bidi character, no blank or dot at its ends, and no half emoji', () => {
+  // The security review's names (2026-11-27, F11): a right-to-left override that shows "txt.exe",
+  // a C1 control, a cut between the halves of an emoji, a leading blank and dots.
+  assert.equal(fileStem('Invoice \u202Etxt.exe'), 'Invoice txt.exe');
+  assert.equal(fileStem('a\u0085b\u2028c\u200Bd\uFEFFe\u2066f\u0000g\u001Bh'), 'a b cdef g h');
+  assert.equal(fileStem(`${'x'.repeat(79)}😀😀`), `${'x'.repeat(79)}😀`);
+  assert.equal(fileStem('😀'.repeat(100)), '😀'.repeat(80));
+  assert.equal(fileStem(' .. /etc/passwd'), 'etc passwd');
+  assert.equal(fileStem(`notes. . .${' '.repeat(100)}end`), 'notes. . . end');
+  assert.equal(fileStem(`${'a'.repeat(79)} .b`), 'a'.repeat(79));
+  assert.equal(fileStem('lone \ud83d half'), 'lone half');
+  assert.equal(fileStem('Réunion: plan*final?'), 'Réunion plan final');
+  for (const empty of ['', ' ', '...', '\u202E', '\u0000\u0085']) assert.equal(fileStem(empty), 'chat');
 });

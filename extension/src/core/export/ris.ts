@@ -1,14 +1,18 @@
 /** RIS: the tagged format every reference manager reads (EndNote, Zotero, Mendeley). */
 
 import type { CitationKind } from '../model.js';
-import { dateParts, type Entry, isoDay } from './sources.js';
+import { dateParts, type Entry, isoDay, oneLine } from './sources.js';
 
 const TYPES: Record<CitationKind, string> = { web: 'ELEC', post: 'BLOG', document: 'GEN', file: 'GEN', graph: 'GEN' };
+
+/** A tag and its value: the one place a value is written. A line break would start a tag of its
+ * own, so the value is made one line here, whatever it is. */
+const tagged = (tag: string, value: string): string => `${tag}  - ${oneLine(value)}`;
 
 function lines(entry: Entry, accessed: Date): string[] {
   const [from, to] = entry.pages && !entry.pages.includes(',') ? entry.pages.split('-') : [entry.pages];
   const parts = dateParts(entry.date);
-  const tagged: [string, string | null | undefined][] = [
+  const values: [string, string | null | undefined][] = [
     ['TY', TYPES[entry.kind] ?? 'GEN'],
     ['TI', entry.title],
     ['T2', entry.container],
@@ -21,8 +25,9 @@ function lines(entry: Entry, accessed: Date): string[] {
     ['AB', entry.snippet],
     ['ER', ''],
   ];
-  // Every value is one line already (sources.ts): a line break would start a tag of its own.
-  return tagged.filter(([, value]) => typeof value === 'string').map(([tag, value]) => `${tag}  - ${value}`);
+  return values
+    .filter((value): value is [string, string] => typeof value[1] === 'string')
+    .map(([tag, value]) => tagged(tag, value));
 }
 
 export const ris = (entries: readonly Entry[], accessed: Date): string =>

@@ -29,8 +29,10 @@ export interface Entry {
   snippet: string | null;
 }
 
-/** One line of plain text: what a field of a file format can hold. */
-export const oneLine = (text: string | null | undefined): string => (text ?? '').replace(/\s+/g, ' ').trim();
+/** One line of plain text: what a field of a file format can hold. Every line break Unicode knows
+ * is a blank here: JS's `\s` has CR, LF, VT, FF, U+2028 and U+2029, and the control characters
+ * `\p{Cc}` add U+0085 and U+001C–U+001E, at which Python's `str.splitlines` breaks a line. */
+export const oneLine = (text: string | null | undefined): string => (text ?? '').replace(/[\s\p{Cc}]+/gu, ' ').trim();
 
 export function pagesOf(citation: Citation): string | null {
   if (citation.page === null) return null;
@@ -62,7 +64,7 @@ export function bibliography(answers: readonly ExportedAnswer[], absolute: (url:
         kind: citation.kind,
         title: oneLine(citation.title) || `Source ${citation.index}`,
         url: url && isWebUrl(url) ? url : null,
-        container: containerOf(citation),
+        container: oneLine(containerOf(citation)) || null,
         pages: pagesOf(citation),
         date: oneLine(citation.date) || null,
         quote: oneLine(citation.quote?.text) || null,
@@ -73,10 +75,24 @@ export function bibliography(answers: readonly ExportedAnswer[], absolute: (url:
   return entries;
 }
 
-/** A date the producer wrote as ISO (`2024`, `2024-05`, `2024-05-01`, a time after it), as its parts. */
+// `2024`, `2024-05`, `2024-05-01`, optionally with a time of day after it, and nothing else.
+const ISO_DATE =
+  /^(\d{4})(?:-(0[1-9]|1[0-2])(?:-(0[1-9]|[12]\d|3[01]))?)?(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** A date the producer wrote as ISO (`2024`, `2024-05`, `2024-05-01`, a time after it), as its
+ * parts; anything else (`May 2024`, `2024T},a=1`) is null. */
 export function dateParts(date: string | null): number[] | null {
-  const match = date ? /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?(?:$|T)/.exec(date) : null;
+  const match = date ? ISO_DATE.exec(date) : null;
   return match ? match.slice(1).filter(Boolean).map(Number) : null;
+}
+
+/** The date as `YYYY[-MM[-DD]]`, written from its validated parts, or null. */
+export function isoDate(date: string | null): string | null {
+  return (
+    dateParts(date)
+      ?.map((part) => String(part).padStart(2, '0'))
+      .join('-') ?? null
+  );
 }
 
 /** The day as ISO: `2026-11-27`. */
