@@ -5,7 +5,17 @@
 
 import { performance } from 'node:perf_hooks';
 
-import { createAccumulator, extractCitations, linkMarkers, splitCited } from '../extension/src/core/index.js';
+import {
+  bibliography,
+  bibtex,
+  chatMarkdown,
+  cslJson,
+  createAccumulator,
+  extractCitations,
+  linkMarkers,
+  ris,
+  splitCited,
+} from '../extension/src/core/index.js';
 
 const RUNS = 50;
 
@@ -166,4 +176,46 @@ const hostileBody = {
 measure(`adversarial answer of ${(hostile.length / 2 ** 20).toFixed(1)} MB: extract, link, split`, 100, () => () => {
   const { citations } = extractCitations(hostileBody);
   splitCited(hostile, citations, linkMarkers(hostile, citations));
+});
+
+// 6. 200 KB of crafted text exported in every format, as "Export → Whole chat" writes it: an answer
+// of runs of blanks before its markers, one of 50,000 (what made the Markdown export quadratic:
+// 200,000 froze the tab for 42 s), and the sources
+// its body lists (the most a body gives), whose titles, dates, snippets and file names are
+// braces, backslashes and line breaks of every kind.
+const crafted = (i: number, length: number) =>
+  `{}\\ "} x = {${'\u2028\u0085\r\n\t '.repeat(3)}%0D%0A`.repeat(Math.ceil(length / 30)).slice(0, length) + i;
+const exportAnswer = [
+  `Claim${' '.repeat(50_000)}x [1]`,
+  ...Array.from({ length: 300 }, (_, i) => `Claim ${i}${' '.repeat(100)}[${i + 2}]`),
+].join('\n');
+const exportBody = {
+  choices: [{ index: 0, message: { role: 'assistant', content: exportAnswer } }],
+  search_results: Array.from({ length: 1000 }, (_, i) => ({
+    title: crafted(i, 30),
+    url: i % 2 ? `https://s.example/${i}?q={x}\\` : `/api/v1/files/${i}/content%0D%0AER%20%20-%20`,
+    date: i % 3 ? '2024T},a=1' : '2024-05-01',
+    snippet: crafted(i, 40),
+  })),
+};
+const { citations: exported } = extractCitations(exportBody);
+const exportedAnswers = [{ question: 'Which sources?', text: exportAnswer, citations: exported }];
+const exportSize =
+  exportAnswer.length +
+  exportBody.search_results.reduce((sum, r) => sum + r.title.length + r.url.length + r.date.length + r.snippet.length, 0);
+const exportWords = {
+  answer: (n: number) => `Answer ${n}`,
+  sources: 'Sources',
+  retrieved: 'Retrieved, not cited',
+  page: () => null,
+  link: (c: { url: string | null }) => c.url,
+};
+const day = new Date('2026-11-27T10:00:00Z');
+const absolute = (url: string) => new URL(url, 'https://owui.example/c/1').href;
+measure(`export: ${Math.round(exportSize / 1000)} KB of crafted text, ${exported.length} sources, every format`, 100, () => () => {
+  chatMarkdown('Chat', exportedAnswers, exportWords);
+  const entries = bibliography(exportedAnswers, absolute);
+  bibtex(entries, day);
+  ris(entries, day);
+  cslJson(entries, day);
 });

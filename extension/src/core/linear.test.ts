@@ -24,10 +24,16 @@ import fc from 'fast-check';
 import { citation } from '../../test-support/citation.js';
 import {
   answerTags,
+  bibliography,
+  bibtex,
   type Citation,
+  chatMarkdown,
   createAccumulator,
+  cslJson,
   extractCitations,
+  fileStem,
   linkMarkers,
+  ris,
   sourceLink,
   sourcesMarkdown,
   splitCited,
@@ -483,5 +489,91 @@ test('extractCitations: a source without a title whose URL ends in a long run of
       return () => extractCitations(body);
     },
     { maxSize: 4_000 },
+  );
+});
+
+const EXPORT_WORDS = {
+  answer: (n: number) => `Answer ${n}`,
+  sources: 'Sources',
+  retrieved: 'Retrieved',
+  page: () => null,
+  link: (c: Citation) => c.url,
+};
+
+test('chatMarkdown: long runs of blanks before markers, footnotes and links, in one answer or many', () => {
+  // The security review's attack (2026-11-27, F3): "Claim" + 200,000 blanks + "x [1]" took 42 s.
+  fc.assert(
+    fc.property(
+      blankRun,
+      fc.constantFrom('x [1]', '[1]', '[1, 2]', '[^1]', '[[1]](https://s.example/1)', 'x', '\u2028[2]'),
+      fc.constantFrom('one run', 'many runs', 'many answers'),
+      (blanks, tail, layout) => {
+        assertLinear(`${layout} of ${JSON.stringify(blanks)} + ${JSON.stringify(tail)}`, (n) => {
+          const text =
+            layout === 'one run'
+              ? `Claim${repeatTo(blanks, n)}${tail}`
+              : `Claim${repeatTo(blanks, 8)}${tail}`.repeat(Math.ceil(n / 8));
+          const answers = Array.from({ length: layout === 'many answers' ? Math.ceil(n / 64) : 1 }, () => ({
+            question: `Q${blanks}?`,
+            text: layout === 'many answers' ? text.slice(0, 64) : text,
+            citations: THREE(),
+          }));
+          return () => chatMarkdown('Chat', answers, EXPORT_WORDS);
+        });
+      },
+    ),
+    runs([
+      [' ', 'x [1]', 'one run'],
+      ['\t', '[^1]', 'many runs'],
+    ]),
+  );
+});
+
+test('bibliography, bibtex, ris and cslJson: many sources, and long fields of braces, backslashes, blanks and line breaks', () => {
+  // many: thousands of sources of short crafted fields; long: a few sources whose every field is a
+  // long run of the unit (a title, a date, a snippet, a quote, a file name).
+  const writers = { bibtex, ris, cslJson };
+  fc.assert(
+    fc.property(
+      fc.constantFrom(...(Object.keys(writers) as (keyof typeof writers)[])),
+      fc.constantFrom('{', '}', '\\', '} ', ' \t\n', '\u2028\u0085\r', '2024T},', '-', '%0D%0A', '😀{'),
+      fc.constantFrom('many', 'long'),
+      (writer, unit, layout) => {
+        assertLinear(`${writer}: ${layout} of ${JSON.stringify(unit)}`, (n) => {
+          const length = layout === 'many' ? 8 : n;
+          const field = repeatTo(unit, length);
+          const citations = numbered(layout === 'many' ? n : 4, (i) => ({
+            title: `T${field}`,
+            url: i % 2 ? `https://s.example/${i}?q=${field}` : `/files/${i}/${field}`,
+            date: `2024${field}`,
+            snippet: field,
+            quote: { text: field, start: null, end: null, verbatim: null },
+            page: i,
+            pageEnd: i + 2,
+          }));
+          const day = new Date('2026-11-27T10:00:00Z');
+          const absolute = (url: string) => new URL(url, 'https://owui.example/c/1').href;
+          return () =>
+            writers[writer](bibliography([{ question: null, text: '', citations: citations() }], absolute), day);
+        });
+      },
+    ),
+    runs([
+      ['bibtex', '} ', 'long'],
+      ['ris', '%0D%0A', 'many'],
+      ['cslJson', '\u2028\u0085\r', 'long'],
+    ]),
+  );
+});
+
+test('fileStem: titles of long runs of blanks, dots, controls, bidi marks and emoji', () => {
+  fc.assert(
+    fc.property(fc.constantFrom(' ', '.', ' .', '\u0000', '\u202e', '😀', '\ud83d', '/:*'), (unit) => {
+      assertLinear(`title of ${JSON.stringify(unit)}`, (n) => {
+        const title = `${repeatTo(unit, n)}x${repeatTo(unit, n)}`;
+        return () => fileStem(title);
+      });
+    }),
+    runs([[' .']]),
   );
 });

@@ -5,6 +5,7 @@
  */
 
 import { splitCited } from '../cited.js';
+import { trimEndWhere } from '../lines.js';
 import { escapeText, linkedTitle } from '../markdown.js';
 import { linkMarkers, type MarkerSpan } from '../markers.js';
 import type { Citation } from '../model.js';
@@ -20,6 +21,8 @@ export interface MarkdownWords {
   link: (citation: Citation) => string | null;
 }
 
+const isBlank = (code: number): boolean => code === 0x20 || code === 0x09;
+
 /** The text with each marker replaced by its footnotes, each point a producer attached a source
  * to followed by them, and each block that only listed sources taken out. */
 function withFootnotes(text: string, spans: readonly MarkerSpan[], refs: (indices: number[]) => string): string {
@@ -34,7 +37,7 @@ function withFootnotes(text: string, spans: readonly MarkerSpan[], refs: (indice
       pieces.push(words, refs(span.indices), kept.slice(words.length));
     } else {
       pieces.push(
-        text.slice(cursor, span.start).replace(/[ \t]+$/, ''),
+        trimEndWhere(text.slice(cursor, span.start), isBlank),
         span.kind === 'marker' ? refs(span.indices) : '',
       );
     }
