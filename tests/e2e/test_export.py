@@ -33,6 +33,8 @@ from devstack.owui import set_user_settings
 from devstack.owui import stored_answer_text
 from devstack.owui import wait_until_stored
 from devstack.stack import Stack
+from tests.built_core import call_core
+from tests.readers import latex_text
 
 pytestmark = pytest.mark.e2e
 
@@ -41,9 +43,9 @@ QUESTIONS = ["Which sources support this?", "And what do they say of costs?", "A
 
 
 def file_stem(title: str) -> str:
-    """The file name the extension gives a chat's title (ui/export.ts fileStem)."""
-    stem = re.sub(r"\s+", " ", re.sub(r'[\\/:*?"<>|\x00-\x1f\x7f]', " ", title)).strip()[:80].lstrip(".")
-    return stem or "chat"
+    """The file name the extension gives a chat's title: the built core's rule, tested in
+    extension/src/core/export/export.test.ts."""
+    return str(call_core("(core, title) => core.fileStem(title)", title))
 
 
 def download(page: Page, answer: str, file: str, tmp_path: Path) -> tuple[str, str]:
@@ -105,9 +107,7 @@ def check_csl(text: str, sources: list[dict[str, Any]]) -> None:
 def check_bibtex(text: str, sources: list[dict[str, Any]]) -> None:
     library = bibtexparser.parse_string(text)
     assert library.failed_blocks == []
-    assert [entry.fields_dict["title"].value for entry in library.entries] == [
-        re.sub(r"([{}%&#$_])", r"\\\1", c["title"]) for c in sources
-    ]
+    assert [latex_text(entry.fields_dict["title"].value) for entry in library.entries] == [c["title"] for c in sources]
     assert all(entry.entry_type in {"online", "misc"} for entry in library.entries)
 
 

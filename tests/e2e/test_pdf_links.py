@@ -4,15 +4,13 @@ core's (sourceLink). Firefox's viewer (pdf.js) is read through its application o
 the highlighted phrase. Chromium's highlight is drawn by its PDF plugin, out of any page's reach:
 its page selector is read, the highlight was seen in screenshots (docs/compatibility.md)."""
 
-import json
-import subprocess
-
 import pytest
 from playwright.sync_api import Page
 
 from devstack.owui import open_new_chat
 from devstack.processes import ROOT
 from devstack.stack import Stack
+from tests.built_core import call_core
 
 pytestmark = [pytest.mark.e2e, pytest.mark.per_route]
 
@@ -23,11 +21,7 @@ QUOTE = "Objectif 2025 : 13,5 M EUR de chiffre d'affaires."
 
 def source_link(url: str, title: str) -> str:
     citation = {"url": url, "title": title, "page": PAGE, "quote": {"text": QUOTE}, "snippet": None}
-    script = f"import {{ sourceLink }} from {json.dumps(str(ROOT / 'extension' / 'dist' / 'core.mjs'))};"
-    script += f"console.log(sourceLink({json.dumps(citation)}));"
-    return subprocess.run(
-        ["node", "--input-type=module", "-e", script], check=True, capture_output=True, text=True
-    ).stdout.strip()
+    return str(call_core("(core, citation) => core.sourceLink(citation)", citation))
 
 
 def opened_at(page: Page, browser_name: str) -> tuple[int, str | None]:
