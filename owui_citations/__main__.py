@@ -4,7 +4,8 @@ owui-citations relay-install | relay-uninstall --url URL
 The relay filter is optional: it forwards to the extension what Open WebUI drops from streamed
 answers. It is registered through Open WebUI's API with an admin's token (an API key, Settings →
 Account) taken from the environment variable OWUI_CITATIONS_TOKEN; with it, `status --url` reports
-the relay too.
+the relay too. The token goes to that address only: a redirect is refused (give the final URL),
+and so is plain http:// to another machine than this one, unless --insecure-http is given.
 
 Exit status: 0 done (status: installed, current, and served where --url is given); 1 status found
 something `install` or a restart would change; 2 refused or could not check, with the reason."""
@@ -14,12 +15,21 @@ import os
 import sys
 from pathlib import Path
 
+from .installer import BACKUP
 from .installer import BUNDLE
 from .installer import InstallError
+from .installer import Status
+from .installer import bundle_version
+from .installer import chained
+from .installer import changed
 from .installer import default_frontend
 from .installer import install
 from .installer import status
 from .installer import uninstall
+from .open_webui_api import INSECURE_HTTP_OPTION
+from .open_webui_api import Refused
+from .open_webui_api import checked_base_url
+from .open_webui_api import printable
 from .relay import RelayError
 from .relay import install_relay
 from .relay import relay_status
@@ -30,20 +40,48 @@ from .served import served
 TOKEN_VARIABLE = "OWUI_CITATIONS_TOKEN"
 
 
+def served_line(url: str, found: Status) -> tuple[str, bool]:
+    """What the running Open WebUI serves as loader.js, checked against what install writes (the
+    packaged bundle, then only the loader.js it replaced), and whether that is it."""
+    running = served(url, len(chained(found.bundle, found.backup)) + 1)
+    version = bundle_version(running.loader)
+    if version is None:
+        return (
+            f"Served by {url}: no — Open WebUI {running.open_webui} serves another loader.js"
+            " (restart it after installing).",
+            False,
+        )
+    shown = printable(version)
+    if version != found.version:
+        return (
+            f"Served by {url}: version {shown}, not this package's {found.version} (Open WebUI "
+            f"{running.open_webui}): restart it after installing.",
+            False,
+        )
+    change = changed(running.loader, found.bundle, found.backup)
+    if change == "tampered":
+        return (
+            f"Served by {url}: TAMPERED — its loader.js starts like version {shown} but is not what install "
+            "writes: this package's bundle, followed only by the loader.js it replaced. Find out who changed it.",
+            False,
+        )
+    if change == "chained":
+        return (
+            f"Served by {url}: version {shown}, but the code chained after it differs from {BACKUP}: "
+            "restart Open WebUI after installing.",
+            False,
+        )
+    return f"Served by {url}: yes, version {shown} (Open WebUI {running.open_webui}).", True
+
+
 def report_status(frontend: Path, bundle: Path, url: str | None) -> int:
     found = status(frontend, bundle)
     print("\n".join(found.lines))
     ok = found.ok
     if url:
-        running = served(url)
-        if running.extension is None:
-            print(
-                f"Served by {url}: no — Open WebUI {running.open_webui} serves another loader.js"
-                " (restart it after installing)."
-            )
-            ok = False
-        else:
-            print(f"Served by {url}: yes, version {running.extension} (Open WebUI {running.open_webui}).")
+        line, served_ok = served_line(url, found)
+        print(line)
+        ok = ok and served_ok
         if token := os.environ.get(TOKEN_VARIABLE):
             line, relay_ok = relay_status(url, token)
             print(line)
@@ -74,16 +112,22 @@ def main() -> int:
         "--url",
         help="status: also ask this running Open WebUI what it serves; relay-*: the Open WebUI (http://localhost:8080)",
     )
+    parser.add_argument(
+        INSECURE_HTTP_OPTION,
+        action="store_true",
+        help="allow a plain http:// --url on another machine: the admin's token then crosses the network readable",
+    )
     args = parser.parse_args()
     try:
+        url = args.url and checked_base_url(args.url, args.insecure_http)  # refused before any connection
         if args.action.startswith("relay-"):
-            return relay(args.action, args.url)
+            return relay(args.action, url)
         frontend = args.frontend_dir or default_frontend()
         if args.action == "status":
-            return report_status(frontend, args.bundle, args.url)
+            return report_status(frontend, args.bundle, url)
         print(install(frontend, args.bundle) if args.action == "install" else uninstall(frontend))
         return 0
-    except (InstallError, Unreachable, RelayError) as error:
+    except (InstallError, Unreachable, RelayError, Refused) as error:
         print(f"owui-citations: {error}", file=sys.stderr)
         return 2
     except OSError as error:  # e.g. a link swapped in between a check and the open that refuses it (O_NOFOLLOW)

@@ -9,11 +9,16 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
+from .open_webui_api import open_url
+from .open_webui_api import printable
+
 FUNCTION_ID = "owui_citations_relay"
 NAME = "Open WebUI Citations relay"
 SOURCE = Path(__file__).resolve().with_name("relay_filter.py")
-# A function under our id is ours only if it is this filter (any version of it).
-OURS = f"title: {NAME}\n"
+# A function under our id is ours only if it is this filter (any version of it): its content
+# starts with the frontmatter of relay_filter.py, whose title Open WebUI reads there (anywhere
+# else in a file, it is text anyone can write, in a function of their own).
+OURS = f'"""\ntitle: {NAME}\n'
 TIMEOUT_S = 30
 
 
@@ -37,14 +42,14 @@ def _call(base_url: str, token: str, method: str, path: str, body: dict | None =
         headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
     )
     try:
-        with urllib.request.urlopen(request, timeout=TIMEOUT_S) as response:
+        with open_url(request, TIMEOUT_S) as response:
             return json.loads(response.read() or b"null")
     except urllib.error.HTTPError as error:
         if error.code in (401, 403):
             raise RelayError(f"{base_url} refused the token ({error.code}): an admin's token is needed") from error
         raise RelayError(f"{method} {path}: Open WebUI answered {error.code}: {error.read(500)!r}") from error
     except (urllib.error.URLError, OSError, ValueError) as error:
-        raise RelayError(f"{base_url}: {getattr(error, 'reason', error)}") from error
+        raise RelayError(f"{base_url}: {printable(str(getattr(error, 'reason', error)))}") from error
 
 
 def registered(base_url: str, token: str) -> Registered | None:
@@ -56,7 +61,7 @@ def registered(base_url: str, token: str) -> Registered | None:
         if isinstance(function, dict) and function.get("id") == FUNCTION_ID:
             content = str(function.get("content") or "")
             return Registered(
-                ours=OURS in content,
+                ours=content.startswith(OURS),
                 current=content == SOURCE.read_text(),
                 active=function.get("is_active") is True,
                 is_global=function.get("is_global") is True,

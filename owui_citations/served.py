@@ -2,12 +2,13 @@
 
 import json
 import urllib.error
-import urllib.request
 from dataclasses import dataclass
 
-from .installer import bundle_version
+from .open_webui_api import open_url
+from .open_webui_api import printable
 
 TIMEOUT_S = 10
+VERSION_BYTES = 4096
 
 
 class Unreachable(Exception):
@@ -16,22 +17,28 @@ class Unreachable(Exception):
 
 @dataclass(frozen=True)
 class Served:
-    open_webui: str  # the version it reports
-    extension: str | None  # the version of the extension its loader.js holds, None if not ours
+    open_webui: str  # the version it reports, printable
+    loader: bytes  # the start of its loader.js, as many bytes as asked for
 
 
-def _get(url: str) -> bytes:
+def _get(url: str, limit: int) -> bytes:
     try:
-        with urllib.request.urlopen(url, timeout=TIMEOUT_S) as response:
-            return response.read(4096)
+        with open_url(url, TIMEOUT_S) as response:
+            parts, remaining = [], limit
+            while remaining > 0 and (part := response.read(remaining)):  # a read may return less
+                parts.append(part)
+                remaining -= len(part)
+            return b"".join(parts)
     except (urllib.error.URLError, OSError, ValueError) as error:
-        raise Unreachable(f"{url}: {getattr(error, 'reason', error)}") from error
+        raise Unreachable(f"{url}: {printable(str(getattr(error, 'reason', error)))}") from error
 
 
-def served(base_url: str) -> Served:
+def served(base_url: str, loader_bytes: int) -> Served:
+    """``loader_bytes``: as much of loader.js as it takes to tell whether it is the installed one
+    (one byte more than that file: code appended to it is then seen)."""
     base = base_url.rstrip("/")
     try:
-        version = json.loads(_get(f"{base}/api/version"))["version"]
+        version = json.loads(_get(f"{base}/api/version", VERSION_BYTES))["version"]
     except (ValueError, KeyError, TypeError) as error:
         raise Unreachable(f"{base}/api/version does not answer like an Open WebUI") from error
-    return Served(str(version), bundle_version(_get(f"{base}/static/loader.js")))
+    return Served(printable(str(version)), _get(f"{base}/static/loader.js", loader_bytes))
