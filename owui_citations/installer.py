@@ -10,7 +10,10 @@ failure leaves the old one.
 Whoever can write the frontend (code running as Open WebUI's user) is less trusted than the admin
 who runs this, often as root: every file read or written must be a regular file, never followed
 through a link, or a planted link would have root publish a secret as /static/loader.js or
-overwrite a file of its choosing. And a loader.js that only starts like the bundle is not taken
+overwrite a file of its choosing. Nor may the frontend or its static/ be a link (root would write
+into another application's directory), and both are opened once: every file is then reached
+through static/'s descriptor, never by its path again. The directories above the frontend are
+followed: they hold the Python that runs this, so whoever can change them runs as root anyway. And a loader.js that only starts like the bundle is not taken
 for it: `make dist` records the bundle's SHA-256 beside it, and the installed copy must hold the
 very bundle.
 """
@@ -152,8 +155,8 @@ class Directory:
 @contextlib.contextmanager
 def opened_frontend(frontend: Path) -> Iterator[tuple[Directory, os.stat_result]]:
     """The frontend's static/ directory and the status of its loader.js, once the directory is
-    known to be an Open WebUI frontend. Neither the frontend nor static/ may be a link: the
-    installer writes into the very directory it checked (the directories above are the admin's)."""
+    known to be an Open WebUI frontend. Neither the frontend nor static/ may be a link, and the
+    installer writes into the very directory it checked."""
     if frontend.is_symlink():
         # Refused too, with the directory it points to (the O_NOFOLLOW open below is what refuses a
         # link put there later). Whoever can write the frontend's parent (Open WebUI's own user,
