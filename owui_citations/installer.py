@@ -13,9 +13,9 @@ through a link, or a planted link would have root publish a secret as /static/lo
 overwrite a file of its choosing. Nor may the frontend or its static/ be a link (root would write
 into another application's directory), and both are opened once: every file is then reached
 through static/'s descriptor, never by its path again. The directories above the frontend are
-followed: they hold the Python that runs this, so whoever can change them runs as root anyway. And a loader.js that only starts like the bundle is not taken
-for it: `make dist` records the bundle's SHA-256 beside it, and the installed copy must hold the
-very bundle.
+followed: they hold the Python that runs this, so whoever can change them runs as root anyway.
+And a loader.js that only starts like the bundle is not taken for it: `make dist` records the
+bundle's SHA-256 beside it, and the installed copy must hold the very bundle.
 """
 
 import contextlib
