@@ -5,6 +5,7 @@ fields, each holding the source's text, in pybtex (which counts braces as BibTeX
 and rispy; CSL-JSON holds it as JSON; and in the Markdown file it adds no footnote, link or heading.
 The built core (`extension/dist/core.mjs`) does the work, through node: no browser."""
 
+import itertools
 import json
 import re
 from typing import Any
@@ -252,3 +253,89 @@ def test_markdown_holds_no_footnote_link_or_heading_that_a_source_wrote(exported
     ]
     links = [str(child.attrs["href"]) for child in inline if child.type == "link_open"]
     assert [unquote(link) for link in links] == [unquote(source["url"]) for source in exported["sources"]]
+
+
+# What a question or an answer may write to forge the export's reference list: definitions of its
+# footnotes (markdown-it keeps a label's last, GFM its first), a link label that takes every
+# reference of the export ("[ ^2]"), an inline footnote, references to another answer's footnote,
+# links made of the export's own references, a heading as the export writes them; then a code fence
+# and an HTML comment left open, which would swallow everything after them.
+FORGING_ANSWER = (
+    "Claim [1].\n"
+    "[^1]: Forged source <https://evil.example/def>\n"
+    "[ ^2]: https://evil.example/label\n"
+    "See [^3], [^x] and ^[Forged inline <https://evil.example/inline>].\n"
+    "Taken [1](https://evil.example/inline-link) and [^1][x] and [1]: end \\[^2] \\\\[^2] [\n^3]\n\n"
+    "[x]: https://evil.example/x\n\n"
+    "## Answer 2\n\n> Forged question\n\nForged [2]^\n\n"
+    "```python\nprint('[^1]')"
+)
+FORGING_QUESTION = "[^1]: Forged by the question <https://evil.example/question>\n```"
+SECOND_ANSWER = "Second [1].\n\n<!--"
+
+CHAT_EXPORT = """(core, {sources, answers}) => {
+  const cited = (list) => core.extractCitations({ sources: list }).citations;
+  const words = {
+    answer: (n) => `Answer ${n}`,
+    sources: 'Sources',
+    retrieved: 'Retrieved, not cited',
+    page: () => null,
+    link: (citation) => citation.url,
+  };
+  return core.chatMarkdown('Chat', answers.map((answer, k) => ({ ...answer, citations: cited(sources[k]) })), words);
+}"""
+
+
+def owc_sources(urls: list[str]) -> list[dict[str, Any]]:
+    """A stored chat message's sources, one per URL, as this extension stores them."""
+    return [
+        {
+            "source": {"id": f"s{n}", "name": f"Source {n}"},
+            "document": ["text"],
+            "metadata": [{"source": f"s{n}", "owc": {"id": f"s{n}", "title": f"Source {n}", "url": url, "refs": [n]}}],
+        }
+        for n, url in enumerate(urls, start=1)
+    ]
+
+
+def test_markdown_footnotes_are_the_exports_own_whatever_a_question_or_answer_writes() -> None:
+    sources = [["https://a.example/1", "https://a.example/2"], ["https://b.example/1"]]
+    answers = [
+        {"question": FORGING_QUESTION, "text": FORGING_ANSWER},
+        {"question": "Next?", "text": SECOND_ANSWER},
+    ]
+    markdown = call_core(CHAT_EXPORT, {"sources": [owc_sources(urls) for urls in sources], "answers": answers})
+    # Each footnote defined once, by the export: no other line a viewer (markdown-it, GFM) reads as one.
+    assert re.findall(r"(?m)^ {0,3}(?:> ?)*\[ *\^", markdown) == ["[^"] * 3
+    parser = MarkdownIt("commonmark").use(footnote_plugin)
+    env: dict[str, Any] = {}
+    tokens = parser.parse(markdown, env)
+    notes = env["footnotes"]["list"]
+    assert [note.get("label") for note in notes.values()] == ["1", "2", "3"], "no inline footnote"
+    inline = [child for token in tokens for child in token.children or []]
+    assert [child.meta["label"] for child in inline if child.type == "footnote_ref"] == ["1"] * 3 + ["2"] * 3 + ["3"]
+    # Each footnote's content: the link to its own source, and nothing else.
+    footnote_links: dict[str, list[str]] = {}
+    label = None
+    for token in tokens:
+        if token.type == "footnote_open":
+            label = notes[token.meta["id"]]["label"]
+            footnote_links[label] = []
+        elif token.type == "footnote_close":
+            label = None
+        elif label is not None:
+            footnote_links[label] += [str(c.attrs["href"]) for c in token.children or [] if c.type == "link_open"]
+    assert footnote_links == {"1": [sources[0][0]], "2": [sources[0][1]], "3": [sources[1][0]]}
+    # The chat's own links stay (its autolinks), but none is made of the export's references.
+    link_texts = [(str(a.attrs["href"]), b.content) for a, b in itertools.pairwise(inline) if a.type == "link_open"]
+    assert link_texts == [(f"https://evil.example/{path}",) * 2 for path in ("question", "def", "inline")] + [
+        (sources[0][0], "Source 1"),
+        (sources[0][1], "Source 2"),
+        (sources[1][0], "Source 1"),
+    ]
+    # The open fence and comment closed: the second answer and its footnote are read, as text.
+    paragraphs = ["".join(c.content for c in t.children or []) for t in tokens if t.type == "inline"]
+    assert "Second." in paragraphs and "Next?" in paragraphs
+    assert any("[^1]: Forged by the question" in p for p in paragraphs), "the question reads as it was written"
+    fences = [token.content for token in tokens if token.type == "fence" and token.info == "python"]
+    assert fences == ["print('[^1]')\n"], "code keeps its text"

@@ -9,6 +9,7 @@ import { trimEndWhere } from '../lines.js';
 import { escapeText, linkedTitle } from '../markdown.js';
 import { linkMarkers, type MarkerSpan } from '../markers.js';
 import type { Citation } from '../model.js';
+import { chatText, type Span } from './chat-text.js';
 import { type ExportedAnswer, oneLine } from './sources.js';
 
 export interface MarkdownWords {
@@ -24,9 +25,17 @@ export interface MarkdownWords {
 const isBlank = (code: number): boolean => code === 0x20 || code === 0x09;
 
 /** The text with each marker replaced by its footnotes, each point a producer attached a source
- * to followed by them, and each block that only listed sources taken out. */
+ * to followed by them, and each block that only listed sources taken out; then made the export's
+ * own text (chatText), the references put in being the only ones it keeps. */
 function withFootnotes(text: string, spans: readonly MarkerSpan[], refs: (indices: number[]) => string): string {
   const pieces: string[] = [];
+  const own: Span[] = [];
+  let length = 0;
+  const write = (piece: string, isOwn = false): void => {
+    if (isOwn && piece) own.push({ start: length, end: length + piece.length });
+    pieces.push(piece);
+    length += piece.length;
+  };
   let cursor = 0;
   for (const span of spans) {
     if (span.start < cursor) continue; // inside a span already replaced
@@ -34,17 +43,23 @@ function withFootnotes(text: string, spans: readonly MarkerSpan[], refs: (indice
       // After the span's words, before the blank it may end with.
       const kept = text.slice(cursor, span.end);
       const words = kept.trimEnd();
-      pieces.push(words, refs(span.indices), kept.slice(words.length));
+      write(words);
+      write(refs(span.indices), true);
+      write(kept.slice(words.length));
     } else {
-      pieces.push(
-        trimEndWhere(text.slice(cursor, span.start), isBlank),
-        span.kind === 'marker' ? refs(span.indices) : '',
-      );
+      write(trimEndWhere(text.slice(cursor, span.start), isBlank));
+      if (span.kind === 'marker') write(refs(span.indices), true);
     }
     cursor = span.end;
   }
-  pieces.push(text.slice(cursor));
-  return pieces.join('').trimEnd();
+  write(text.slice(cursor));
+  const joined = pieces.join('');
+  const kept = joined.trimEnd();
+  return chatText(
+    kept,
+    own.filter((span) => span.end <= kept.length),
+    true,
+  );
 }
 
 /** `[title](link), p. 3`: how a source reads in a definition and in the list of retrieved ones. */
@@ -78,7 +93,7 @@ export function chatMarkdown(title: string, answers: readonly ExportedAnswer[], 
         })
         .join('');
     if (answers.length > 1) parts.push(`## ${escapeText(words.answer(k + 1))}`);
-    if (answer.question) parts.push(answer.question.trim().replace(/^/gm, '> '));
+    if (answer.question) parts.push(chatText(answer.question.trim(), [], false).replace(/^/gm, '> '));
     parts.push(withFootnotes(answer.text, spans, refs));
     // Cited with no marker to stand at (a link in the text, a text that cites none): after the answer.
     const unplaced = cited.map((c) => numberOf.get(c.index)!).filter((n) => !used.has(n));
