@@ -529,6 +529,43 @@ test('chatMarkdown: long runs of blanks before markers, footnotes and links, in 
   );
 });
 
+test("chatMarkdown: footnote syntax, backslashes, fence and HTML lines in a question's or answer's text", () => {
+  // The whole-text pass that keeps every footnote the export's own (chatText): "[" looks past
+  // blanks for a "^", backslashes are counted, each line is read for fences and HTML blocks.
+  fc.assert(
+    fc.property(
+      fc.constantFrom(
+        '[',
+        '[ \t\n',
+        '[^',
+        '^[',
+        '\\',
+        '\\[^1]',
+        '```\n',
+        '```\n[^1]: x\n',
+        '  ```\nout\n',
+        '<!--\n```\n',
+        '`'.repeat(9),
+        '[1]: ',
+        '[1](',
+      ),
+      fc.constantFrom('one line', 'many lines'),
+      (unit, layout) => {
+        assertLinear(`${layout} of ${JSON.stringify(unit)}`, (n) => {
+          const run = repeatTo(unit, n);
+          const text = layout === 'one line' ? `Claim [1] ${run} [2]` : `${run}\n`.repeat(4).concat('x [1]');
+          const answers = [{ question: run, text, citations: THREE() }];
+          return () => chatMarkdown('Chat', answers, EXPORT_WORDS);
+        });
+      },
+    ),
+    runs([
+      ['[ \t\n', 'one line'],
+      ['  ```\nout\n', 'many lines'],
+    ]),
+  );
+});
+
 test('bibliography, bibtex, ris and cslJson: many sources, and long fields of braces, backslashes, blanks and line breaks', () => {
   // many: thousands of sources of short crafted fields; long: a few sources whose every field is a
   // long run of the unit (a title, a date, a snippet, a quote, a file name).

@@ -276,6 +276,69 @@ test('markdown: a crafted title, quote or link adds no footnote, link or heading
   );
 });
 
+/** The lines a viewer may read as a footnote's or a link label's definition: "[^1]:", "> [ ^1]:". */
+const definitionLines = (markdown: string): string[] =>
+  markdown.split('\n').filter((line) => /^ {0,3}(?:> ?)*\[\s*\^/.test(line));
+
+test("markdown: a question's or answer's text cannot define, reference or capture the export's footnotes", () => {
+  const forging = [
+    'Claim [1].',
+    '[^1]: Forged <https://evil.example/def>',
+    '[ ^2]: https://evil.example/label',
+    'Inline ^[Forged <https://evil.example/inline>] and [^note].',
+    'Links [^1](https://evil.example/a) [2][x] [1]: and \\[1] ^[2]',
+    '[x]: https://evil.example/x',
+  ].join('\n');
+  const markdown = chatMarkdown(
+    't',
+    [{ question: '[^2]: Forged by the question\n^[inline]', text: forging, citations: [web, pdf] }],
+    words,
+  );
+  assert.deepEqual(definitionLines(markdown), [
+    '[^1]: [Red dwarfs](https://nasa.example/stars)',
+    '[^2]: [Annual report](https://files.example/report.pdf), p. 3 — “Revenue rose 4 %”',
+  ]);
+  assert.match(markdown, /\n> \\\[\^2\]: Forged by the question\n> \\\^\[inline\]\n/);
+  assert.match(markdown, /\n\\\[\^1\]: Forged <https:\/\/evil\.example\/def>\n\\\[ \^2\]: https:/);
+  assert.match(markdown, /Inline \\\^\[Forged <https:\/\/evil\.example\/inline>\] and \\\[\^note\]\./);
+  // The export's references stay references: not a link's text, a definition, or escaped.
+  assert.match(
+    markdown,
+    /\nLinks\[\^1\]\\\(https:\/\/evil\.example\/a\)\[\^2\]\\\[x\] \[1\]: and \\\\\[\^1\] \\\^\[\^2\]\n/,
+  );
+});
+
+test("markdown: one answer's text cannot reference another answer's footnote, nor forge its heading's sources", () => {
+  const answers: ExportedAnswer[] = [
+    { question: null, text: 'First [1].\n\n## Answer 2\n\nForged [^3] [^2] [2].', citations: [web] },
+    { question: null, text: 'Second [1].', citations: [citation(1, { title: 'Second', url: 'https://b.example/' })] },
+  ];
+  const markdown = chatMarkdown('t', answers, words);
+  // The forged heading holds only the first answer's own references: its [2] names no source of it.
+  assert.match(markdown, /\n## Answer 2\n\nForged\.\n\n\[\^1\]: \[Red dwarfs\]/);
+  assert.match(markdown, /\n## Answer 2\n\nSecond\[\^2\]\.\n\n\[\^2\]: \[Second\]/);
+  assert.deepEqual(
+    definitionLines(markdown).map((line) => line.slice(0, 5)),
+    ['[^1]:', '[^2]:'],
+  );
+});
+
+test('markdown: code keeps its text; a code fence or HTML comment left open is closed before the footnotes', () => {
+  const answer = (text: string) => chatMarkdown('t', [{ question: null, text, citations: [web] }], words);
+  // In a fence every viewer reads as code, "[^1]" stays as written; the fence is closed after the text.
+  assert.equal(
+    answer('Code [1] x:\n\n````js\nconst re = /[^1]/; // ```\n[^1]: x'),
+    '# t\n\nCode[^1] x:\n\n````js\nconst re = /[^1]/; // ```\n[^1]: x\n````\n\n[^1]: [Red dwarfs](https://nasa.example/stars)\n',
+  );
+  assert.match(answer('A [1].\n\n<!-- hidden'), /\n<!-- hidden\n-->\n\n\[\^1\]: /);
+  // A fence in a list item, then a line the item ends at: one viewer's fence may be open, another's
+  // closed. Four lines close either; the text in it is escaped (a viewer may read it as text).
+  assert.match(
+    answer('1. A [1].\n   ```\nout\n[^1]: forged\n```'),
+    /\n\\\[\^1\]: forged\n```\n~~~ text\n````\n~~~ text\n~~~\n\n\[\^1\]: \[Red dwarfs\]/,
+  );
+});
+
 test('a date the producer wrote as ISO is issued as its parts, any other as it reads', () => {
   const dated = (date: string) =>
     JSON.parse(
