@@ -99,13 +99,12 @@ function readBlocks(text: string): Blocks {
     for (; at < to && isBlank(text.charCodeAt(at)); at++)
       columns = text.charCodeAt(at) === TAB ? columns + 4 - (columns % 4) : columns + 1;
     const blank = at === to;
+    const inHtml = html !== null;
     const run = columns <= 3 ? fenceRun(text, at, to) : null;
     if (run) {
       if (run.char === BACKTICK) longestBackticks = Math.max(longestBackticks, run.length);
       else longestTildes = Math.max(longestTildes, run.length);
     }
-    const line = (): string => text.slice(from, to).toLowerCase();
-    if (html?.ends.some((end) => line().includes(end))) html = null;
     if (fence) {
       if (!fence.certain && !blank && columns < fence.indent) uncertain = true; // a list item may end here
       if (run && run.char === fence.char && run.length >= fence.length && blankFrom(text, at + run.length, to)) {
@@ -115,12 +114,16 @@ function readBlocks(text: string): Blocks {
         uncertain = true; // closes a list item's fence, not one at the margin
     } else if (blank) htmlUntilBlank = false;
     else if (run && (run.char === TILDE || !holds(text, at + run.length, to, BACKTICK))) {
-      if (html || htmlUntilBlank) uncertain = true;
+      if (inHtml || htmlUntilBlank) uncertain = true;
       fence = { ...run, indent: columns, certain: columns === 0 && !uncertain };
       codeFrom = next;
-    } else if (columns <= 3 && text.charCodeAt(at) === LESS_THAN) {
-      // Any "<" may start an HTML block (to a viewer that reads HTML): one of those that end at a
-      // blank line, or one that ends only at its end mark, after its start.
+    }
+    // The line holding an HTML block's end mark is still the block's: its fence was no fence.
+    if (html?.ends.some((end) => text.slice(from, to).toLowerCase().includes(end))) html = null;
+    // Any "<" may start an HTML block (to a viewer that reads HTML): one that ends at a blank line,
+    // or one that ends only at its end mark, after its start (which may come after a line that
+    // only seemed to start one). Once the fences' state is not known, in what seems a fence too.
+    if (!inHtml && !blank && columns <= 3 && text.charCodeAt(at) === LESS_THAN && (!fence || uncertain)) {
       const rest = text.slice(at, to);
       const raw = RAW_HTML_BLOCKS.find((block) => block.start.test(rest));
       if (!raw) htmlUntilBlank = true;

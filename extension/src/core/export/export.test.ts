@@ -331,6 +331,10 @@ test('markdown: code keeps its text; a code fence or HTML comment left open is c
     '# t\n\nCode[^1] x:\n\n````js\nconst re = /[^1]/; // ```\n[^1]: x\n````\n\n[^1]: [Red dwarfs](https://nasa.example/stars)\n',
   );
   assert.match(answer('A [1].\n\n<!-- hidden'), /\n<!-- hidden\n-->\n\n\[\^1\]: /);
+  // A line that only seemed to start HTML does not hide a comment after it. A fence line a comment
+  // ends in is the comment's to a viewer that reads HTML, a fence to one that does not: closed both ways.
+  assert.match(answer('A [1].\n</pre> text\n<!-- hidden'), /\n<!-- hidden\n-->\n\n\[\^1\]: /);
+  assert.match(answer('A [1].\n\n<!-- a\n~~~ b -->'), /\n~~~ b -->\n~~~~ text\n```\n~~~~ text\n~~~~\n\n\[\^1\]: /);
   // A fence in a list item, then a line the item ends at: one viewer's fence may be open, another's
   // closed. Four lines close either; the text in it is escaped (a viewer may read it as text).
   assert.match(
