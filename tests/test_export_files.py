@@ -7,6 +7,7 @@ The built core (`extension/dist/core.mjs`) does the work, through node: no brows
 
 import itertools
 import json
+import random
 import re
 from typing import Any
 from urllib.parse import unquote
@@ -298,6 +299,21 @@ def owc_sources(urls: list[str]) -> list[dict[str, Any]]:
     ]
 
 
+def footnote_links(tokens: list[Any], notes: dict[str, Any]) -> dict[str, list[str]]:
+    """The links in each footnote markdown-it read, by label."""
+    links: dict[str, list[str]] = {}
+    label = None
+    for token in tokens:
+        if token.type == "footnote_open":
+            label = notes["list"][token.meta["id"]].get("label", "inline")
+            links[label] = []
+        elif token.type == "footnote_close":
+            label = None
+        elif label is not None:
+            links[label] += [str(c.attrs["href"]) for c in token.children or [] if c.type == "link_open"]
+    return links
+
+
 def test_markdown_footnotes_are_the_exports_own_whatever_a_question_or_answer_writes() -> None:
     sources = [["https://a.example/1", "https://a.example/2"], ["https://b.example/1"]]
     answers = [
@@ -315,17 +331,11 @@ def test_markdown_footnotes_are_the_exports_own_whatever_a_question_or_answer_wr
     inline = [child for token in tokens for child in token.children or []]
     assert [child.meta["label"] for child in inline if child.type == "footnote_ref"] == ["1"] * 3 + ["2"] * 3 + ["3"]
     # Each footnote's content: the link to its own source, and nothing else.
-    footnote_links: dict[str, list[str]] = {}
-    label = None
-    for token in tokens:
-        if token.type == "footnote_open":
-            label = notes[token.meta["id"]]["label"]
-            footnote_links[label] = []
-        elif token.type == "footnote_close":
-            label = None
-        elif label is not None:
-            footnote_links[label] += [str(c.attrs["href"]) for c in token.children or [] if c.type == "link_open"]
-    assert footnote_links == {"1": [sources[0][0]], "2": [sources[0][1]], "3": [sources[1][0]]}
+    assert footnote_links(tokens, env["footnotes"]) == {
+        "1": [sources[0][0]],
+        "2": [sources[0][1]],
+        "3": [sources[1][0]],
+    }
     # The chat's own links stay (its autolinks), but none is made of the export's references.
     link_texts = [(str(a.attrs["href"]), b.content) for a, b in itertools.pairwise(inline) if a.type == "link_open"]
     assert link_texts == [(f"https://evil.example/{path}",) * 2 for path in ("question", "def", "inline")] + [
@@ -339,3 +349,55 @@ def test_markdown_footnotes_are_the_exports_own_whatever_a_question_or_answer_wr
     assert any("[^1]: Forged by the question" in p for p in paragraphs), "the question reads as it was written"
     fences = [token.content for token in tokens if token.type == "fence" and token.info == "python"]
     assert fences == ["print('[^1]')\n"], "code keeps its text"
+
+
+# Pieces of Markdown that open, close or escape what the export writes after them, drawn at random.
+PIECES = ["[", "]", "^", "[^1]", "[1]", "[2]", "[^2]:", "\\", ":", "(", ")", " ", "\n", "\n\n", "\u00a0", "\t", "    ",
+          "```", "~~~", "`", "<!--", "-->", "<div>", "<pre>", "</pre>", "- ", "1. ", "> ", "[x]", "(https://evil.example/p)",
+          "[x]: https://evil.example/x\n"]  # fmt: skip
+RANDOM_CHATS = 300
+URLS = [["https://a.example/1", "https://a.example/2"], ["https://b.example/1", "https://b.example/2"]]
+
+
+@pytest.fixture(scope="module")
+def random_exports() -> list[str]:
+    """The Markdown of RANDOM_CHATS chats of two answers, each text a random run of PIECES."""
+    draw = random.Random(45)
+
+    def texts() -> str:
+        return "".join(draw.choice(PIECES) for _ in range(draw.randint(1, 60)))
+
+    chats = [[{"question": texts(), "text": texts()}, {"question": None, "text": texts()}] for _ in range(RANDOM_CHATS)]
+    exports: list[str] = call_core(
+        f"(core, {{chats, sources}}) => chats.map((answers) => ({CHAT_EXPORT})(core, {{sources, answers}}))",
+        {"chats": chats, "sources": [owc_sources(urls) for urls in URLS]},
+    )
+    return exports
+
+
+@pytest.mark.parametrize("html", [True, False], ids=["html", "no html"])
+def test_markdown_of_random_chats_has_the_exports_footnotes_and_no_other(random_exports: list[str], html: bool) -> None:
+    """Every definition the export wrote is read (no fence or comment swallowed it), no footnote is
+    read but those, each links to its own source, no link is made of a reference, and the second
+    answer's heading is read; with HTML read as HTML (GitHub) and as text (markdown-it's default)."""
+    parser = MarkdownIt("commonmark", {"html": html}).use(footnote_plugin)
+    for markdown in random_exports:
+        defined = dict(re.findall(r"(?m)^\[\^(\d+)\]: \[Source \d\]\((\S+)\)$", markdown))
+        env: dict[str, Any] = {}
+        tokens = parser.parse(markdown, env)
+        notes = env.get("footnotes", {})
+        assert {f":{label}" for label in defined} <= set(notes.get("refs", {})), "every definition read"
+        assert all(note.get("label") in defined for note in notes.get("list", {}).values()), "only the export's"
+        links = footnote_links(tokens, notes)
+        assert links == {label: [defined.get(label)] for label in links}, "each with its own source's link"
+        inline = [child for token in tokens for child in token.children or []]
+        captured = [
+            a.attrs["href"] for a, b in itertools.pairwise(inline) if a.type == "link_open" and b.content[:1] == "^"
+        ]
+        assert captured == [], markdown
+        headings = [
+            "".join(c.content for c in tokens[i + 1].children or [])
+            for i, t in enumerate(tokens)
+            if t.type == "heading_open"
+        ]
+        assert "Answer 2" in headings, markdown
