@@ -119,7 +119,10 @@ function readBlocks(text: string): Blocks {
       codeFrom = next;
     }
     // The line holding an HTML block's end mark is still the block's: its fence was no fence.
-    if (html?.ends.some((end) => text.slice(from, to).toLowerCase().includes(end))) html = null;
+    if (html) {
+      const line = text.slice(from, to).toLowerCase();
+      if (html.ends.some((end) => line.includes(end))) html = null;
+    }
     // Any "<" may start an HTML block (to a viewer that reads HTML): one that ends at a blank line,
     // or one that ends only at its end mark, after its start (which may come after a line that
     // only seemed to start one). Once the fences' state is not known, in what seems a fence too.
@@ -147,10 +150,11 @@ function readBlocks(text: string): Blocks {
 
 /**
  * The text with a backslash before each "[" and "^" that could make a footnote or capture one of
- * the export's references (`own`), outside the code every viewer reads as code; then, if `close`
- * (a text not inside a block quote, which closes what it holds), the lines that close what it left
- * open. A backslash before punctuation shows the punctuation alone, so
- * the text reads the same. "[^" becomes "\[^" (not "[\^": GFM still reads that as a reference).
+ * the export's references (`own`), and before what follows one of those and would make it a link
+ * or a definition, outside the code every viewer reads as code; then, if `close` (a text not in a
+ * block quote, which closes what it holds), the lines that close what it left open. A backslash
+ * before punctuation shows the punctuation alone: the text reads the same. "[^" becomes "\[^",
+ * not "[\^", which GFM still reads as a reference.
  */
 export function chatText(text: string, own: readonly Span[], close: boolean): string {
   const { code, closing } = readBlocks(text);
@@ -188,12 +192,15 @@ export function chatText(text: string, own: readonly Span[], close: boolean): st
       i++;
       continue;
     }
-    if (backslashes % 2 === 0) {
-      if (c === OPEN_BRACKET) {
-        let j = i + 1;
-        while (j < text.length && own[ownAt]?.start !== j && WHITESPACE.test(text[j]!)) j++;
-        if (text.charCodeAt(j) === CARET && own[ownAt]?.start !== j) escapeAt(i); // [^1], [ ^1]: a footnote or its label
-      } else if (c === CARET && (text.charCodeAt(i + 1) === OPEN_BRACKET || own[ownAt]?.start === i + 1)) escapeAt(i); // ^[…]: an inline footnote, or one that would take the export's reference as its text
+    const nextOwn = own[ownAt]?.start;
+    if (backslashes % 2 === 0 && c === OPEN_BRACKET) {
+      // "[^1]", "[ ^1]": a footnote, or a link label that normalises to one.
+      let j = i + 1;
+      while (j < text.length && j !== nextOwn && WHITESPACE.test(text[j]!)) j++;
+      if (text.charCodeAt(j) === CARET && j !== nextOwn) escapeAt(i);
+    } else if (backslashes % 2 === 0 && c === CARET) {
+      // "^[…]": an inline footnote, or one that would take the export's reference for its text.
+      if (text.charCodeAt(i + 1) === OPEN_BRACKET || nextOwn === i + 1) escapeAt(i);
     }
     backslashes = 0;
     i++;

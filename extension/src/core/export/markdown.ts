@@ -53,8 +53,7 @@ function withFootnotes(text: string, spans: readonly MarkerSpan[], refs: (indice
     cursor = span.end;
   }
   write(text.slice(cursor));
-  const joined = pieces.join('');
-  const kept = joined.trimEnd();
+  const kept = pieces.join('').trimEnd();
   return chatText(
     kept,
     own.filter((span) => span.end <= kept.length),
