@@ -180,7 +180,8 @@ measure(`adversarial answer of ${(hostile.length / 2 ** 20).toFixed(1)} MB: extr
 
 // 6. 200 KB of crafted text exported in every format, as "Export → Whole chat" writes it: an answer
 // of runs of blanks before its markers, one of 50,000 (what made the Markdown export quadratic:
-// 200,000 froze the tab for 42 s), and the sources
+// 200,000 froze the tab for 42 s), lines of footnote syntax and fences that the export escapes or
+// closes (chatText), and the sources
 // its body lists (the most a body gives), whose titles, dates, snippets and file names are
 // braces, backslashes and line breaks of every kind.
 const crafted = (i: number, length: number) =>
@@ -188,6 +189,7 @@ const crafted = (i: number, length: number) =>
 const exportAnswer = [
   `Claim${' '.repeat(50_000)}x [1]`,
   ...Array.from({ length: 300 }, (_, i) => `Claim ${i}${' '.repeat(100)}[${i + 2}]`),
+  ...Array.from({ length: 2000 }, (_, i) => (i % 2 ? '  ```' : `[ ^1]: \\[^2] ^[x] [${i % 50}][x]`)),
 ].join('\n');
 const exportBody = {
   choices: [{ index: 0, message: { role: 'assistant', content: exportAnswer } }],

@@ -115,7 +115,7 @@ function readBlocks(text: string): Blocks {
     } else if (blank) htmlUntilBlank = false;
     else if (run && (run.char === TILDE || !holds(text, at + run.length, to, BACKTICK))) {
       if (inHtml || htmlUntilBlank) uncertain = true;
-      fence = { ...run, indent: columns, certain: columns === 0 && !uncertain };
+      fence = { char: run.char, length: run.length, indent: columns, certain: columns === 0 && !uncertain };
       codeFrom = next;
     }
     // The line holding an HTML block's end mark is still the block's: its fence was no fence.
