@@ -20,7 +20,7 @@ VENV_PY := .venv/bin/python
 export OWUI_VENV OWUI_VERSION OWUI_CACHE LITELLM_VENV
 
 .PHONY: help setup debian-packages build dist install-extension demo test test-mock test-e2e test-e2e-webext \
-	test-e2e-oldest test-matrix test-ts lint lock record-litellm record-markup producer-tables bench bench-core fuzz fuzz-mock soak clean
+	test-e2e-oldest test-matrix test-ts lint lock record-litellm record-markup producer-tables bench bench-core bench-relay fuzz fuzz-mock soak clean
 .DEFAULT_GOAL := help
 
 help:
@@ -139,6 +139,10 @@ producer-tables: .venv/.installed
 
 bench-core: node_modules/.installed
 	npm run --silent bench:core
+
+# Figure 10 of make bench alone (seconds, no browser): the relay filter's CPU per chunk and bytes per answer.
+bench-relay: .venv/.installed
+	$(VENV_PY) -m bench.relay
 
 # Not part of `make test`: about 50 minutes. `make bench BENCH_ARGS=--smoke` (about 5 minutes) proves it
 # still measures every figure, with and without the extension: run it after changing bench/.

@@ -20,6 +20,7 @@ from bench.browser import Tab
 from bench.browser import open_tab
 from bench.heap import retained_through_script
 from bench.heap import take_snapshot
+from bench.relay import relay_rows
 from bench.report import Row
 from bench.report import row
 from devstack.owui import ANSWERS
@@ -569,6 +570,11 @@ def core_library(stack: Stack, browser: Browser, sizes: Sizes) -> list[Row]:
     return rows
 
 
+def relay_filter(stack: Stack, browser: Browser, sizes: Sizes) -> list[Row]:
+    """The relay filter's cost to Open WebUI's server (bench/relay.py: neither browser nor Open WebUI)."""
+    return relay_rows()
+
+
 FIGURES = {
     "bundle": bundle_size,
     "non-streaming": non_streaming_400,
@@ -578,4 +584,5 @@ FIGURES = {
     "heap": heap_after_turns,
     "leak": retained_over_answers,
     "core": core_library,
+    "relay": relay_filter,
 }
