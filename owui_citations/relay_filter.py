@@ -115,8 +115,8 @@ class _News:
 
 
 def _message_key(chunk: dict, metadata: object) -> int | None:
-    """The message a chunk belongs to: Open WebUI's message id (0.6 to 0.12 give it to every filter
-    method as `__metadata__`), with its user; else the producer's completion id, one per answer."""
+    """The message a chunk belongs to: Open WebUI's message id (in `__metadata__`, which the stream
+    hook gets on 0.6.43 and 0.12.4), with its user; else the producer's completion id, one per answer."""
     known = metadata if isinstance(metadata, dict) else {}
     message = known.get("message_id") or chunk.get("id")
     return hash((str(known.get("user_id")), str(message))) if message else None
