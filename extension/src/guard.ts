@@ -35,6 +35,20 @@ export function onDisable(module: string, restore: () => void): void {
   restorers.set(module, [...(restorers.get(module) ?? []), restore]);
 }
 
+const turnedOff = new Map<string, AbortSignal>();
+
+/** Aborts when `module` is turned off: the globals it patched are given back on it (host/globals.ts). */
+export function offSignal(module: string): AbortSignal {
+  let signal = turnedOff.get(module);
+  if (!signal) {
+    const controller = new AbortController();
+    signal = controller.signal;
+    turnedOff.set(module, signal);
+    onDisable(module, () => controller.abort());
+  }
+  return signal;
+}
+
 /** Turns `module` off after an error, with one warning, and gives Open WebUI back its own view. */
 export function fail(module: string, error: unknown): void {
   disabled.add(module);

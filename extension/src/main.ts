@@ -11,7 +11,7 @@ import { tapFetch } from './capture/fetch.js';
 import { createHub } from './capture/hub.js';
 import { createPacketReader, tapPolling, tapWebSocket } from './capture/socket.js';
 import { warnAboutSources } from './capture/source-warnings.js';
-import { guard } from './guard.js';
+import { guard, offSignal } from './guard.js';
 import { createChatReader } from './persist/chat-reader.js';
 import { startStore } from './persist/store.js';
 import { blockFaviconService } from './ui/favicons.js';
@@ -46,14 +46,15 @@ guard('boot', () => {
   );
   const onText = guard('capture', (event: unknown) => routeText(hub, event as Parameters<typeof routeText>[1]));
   const read = createPacketReader(onEvent, onEvent, onText);
-  guard('capture', tapWebSocket)(read, createEchoFilter());
-  guard('capture', tapPolling)(read);
+  const capture = offSignal('capture');
+  guard('capture', tapWebSocket)(read, createEchoFilter(), capture);
+  guard('capture', tapPolling)(read, capture);
   const activity = createChatActivity();
-  const fetch = guard('capture', tapFetch)(hub, direct, activity) ?? window.fetch.bind(window);
+  const fetch = guard('capture', tapFetch)(hub, direct, activity, capture) ?? window.fetch.bind(window);
   hub.subscribe(guard('capture', warnAboutSources(hub)));
   guard('persist', startStore)(hub, fetch, activity);
   // Not the UI's: with the UI off, the sources persist stored still make Open WebUI draw favicons.
-  guard('favicons', blockFaviconService)();
+  guard('favicons', blockFaviconService)(offSignal('favicons'));
   const start = guard('ui', () => startUi(hub, createChatReader(fetch)));
   if (document.body) start();
   else document.addEventListener('DOMContentLoaded', start, { once: true });

@@ -5,7 +5,8 @@
  * The app gets its original response, untouched and undelayed.
  */
 
-import { guard, onDisable } from '../guard.js';
+import { guard } from '../guard.js';
+import { patch } from '../host/globals.js';
 import { isId } from '../ids.js';
 import { type ChatActivity, isStoredChatPath } from './chat-activity.js';
 import type { DirectRequests, DirectTarget } from './direct-requests.js';
@@ -31,7 +32,9 @@ async function readDirectStream(hub: Hub, response: Response, target: DirectTarg
   hub.add(target.messageId, target.chatId, text);
 }
 
-export function tapFetch(hub: Hub, direct: DirectRequests, activity: ChatActivity): typeof fetch {
+/** Reads the page's fetches until `signal` aborts (capture off); returns the page's own fetch, for
+ * the extension's requests. */
+export function tapFetch(hub: Hub, direct: DirectRequests, activity: ChatActivity, signal: AbortSignal): typeof fetch {
   const original = window.fetch.bind(window);
   const inspectRequest = guard('capture', (input: RequestInfo | URL, init?: RequestInit) => {
     const request = input instanceof Request ? input : null;
@@ -66,10 +69,8 @@ export function tapFetch(hub: Hub, direct: DirectRequests, activity: ChatActivit
       if (request?.onLanded) guard('capture', request.onLanded)();
     }
   };
-  window.fetch = tapped;
-  // Unless another script wrapped it since: then ours stays in its chain, passing everything through.
-  onDisable('capture', () => {
-    if (window.fetch === tapped) window.fetch = original;
-  });
+  // Once capture is off, unless another script wrapped it since: then ours stays in its chain,
+  // passing everything through.
+  patch<typeof fetch>('fetch', () => tapped, signal);
   return original;
 }

@@ -5,7 +5,8 @@
  */
 
 import { PLACED_BY_POSITION } from '../core/index.js';
-import { guard, onDisable } from '../guard.js';
+import { guard } from '../guard.js';
+import { patch } from '../host/globals.js';
 import { DIRECT_REQUEST } from './events.js';
 import { textPacketKind } from './text-packets.js';
 
@@ -101,44 +102,50 @@ function filterAppHandler(
   });
 }
 
-export function tapWebSocket(read: (packet: string) => void, deliver: (packet: unknown) => boolean): void {
-  const Original = window.WebSocket;
-  let handlers: PropertyDescriptor | undefined;
-  // WebSocket.prototype's, or further up when another script subclassed WebSocket before us.
-  for (let proto = Original.prototype; proto && !handlers; proto = Object.getPrototypeOf(proto)) {
-    handlers = Object.getOwnPropertyDescriptor(proto, 'onmessage');
-  }
-  class TappedWebSocket extends Original {
-    constructor(url: string | URL, protocols?: string | string[]) {
-      super(url, protocols);
-      if (String(url).includes('socket.io')) {
-        this.addEventListener('message', (event: MessageEvent) => {
-          if (typeof event.data === 'string') read(event.data);
-        });
-        if (handlers?.get && handlers.set) guard('capture', filterAppHandler)(this, handlers, deliver);
+/** Every socket.io WebSocket opened from now on is read; until `signal` aborts (capture off).
+ * Sockets already open keep our listener, which does nothing once capture is off. */
+export function tapWebSocket(
+  read: (packet: string) => void,
+  deliver: (packet: unknown) => boolean,
+  signal: AbortSignal,
+): void {
+  patch<typeof WebSocket>(
+    'WebSocket',
+    (Original) => {
+      let handlers: PropertyDescriptor | undefined;
+      // WebSocket.prototype's, or further up when another script subclassed WebSocket before us.
+      for (let proto = Original.prototype; proto && !handlers; proto = Object.getPrototypeOf(proto)) {
+        handlers = Object.getOwnPropertyDescriptor(proto, 'onmessage');
       }
-    }
-  }
-  window.WebSocket = TappedWebSocket;
-  // Sockets already open keep our listener, which does nothing once capture is off.
-  onDisable('capture', () => {
-    if (window.WebSocket === TappedWebSocket) window.WebSocket = Original;
-  });
+      return class TappedWebSocket extends Original {
+        constructor(url: string | URL, protocols?: string | string[]) {
+          super(url, protocols);
+          if (String(url).includes('socket.io')) {
+            this.addEventListener('message', (event: MessageEvent) => {
+              if (typeof event.data === 'string') read(event.data);
+            });
+            if (handlers?.get && handlers.set) guard('capture', filterAppHandler)(this, handlers, deliver);
+          }
+        }
+      };
+    },
+    signal,
+  );
 }
 
 /** socket.io's polling transport: packets joined by the record separator in XHR responses. */
-export function tapPolling(read: (packet: string) => void): void {
-  const open = XMLHttpRequest.prototype.open;
-  const tapped = function (this: XMLHttpRequest, method: string, url: string | URL, ...rest: unknown[]) {
-    if (String(url).includes('transport=polling')) {
-      this.addEventListener('load', () => {
-        if (typeof this.responseText === 'string') this.responseText.split('\x1e').forEach(read);
-      });
-    }
-    return (open as (...args: unknown[]) => void).call(this, method, url, ...rest);
-  } as typeof XMLHttpRequest.prototype.open;
-  XMLHttpRequest.prototype.open = tapped;
-  onDisable('capture', () => {
-    if (XMLHttpRequest.prototype.open === tapped) XMLHttpRequest.prototype.open = open;
-  });
+export function tapPolling(read: (packet: string) => void, signal: AbortSignal): void {
+  patch<XMLHttpRequest['open']>(
+    'XMLHttpRequest.prototype.open',
+    (open) =>
+      function (this: XMLHttpRequest, method: string, url: string | URL, ...rest: unknown[]) {
+        if (String(url).includes('transport=polling')) {
+          this.addEventListener('load', () => {
+            if (typeof this.responseText === 'string') this.responseText.split('\x1e').forEach(read);
+          });
+        }
+        return (open as (...args: unknown[]) => void).call(this, method, url, ...rest);
+      } as XMLHttpRequest['open'],
+    signal,
+  );
 }

@@ -9,6 +9,7 @@
 
 import { type Citation, sourcesMarkdown } from '../core/index.js';
 import { guard } from '../guard.js';
+import { patch } from '../host/globals.js';
 import { MESSAGES, messageId } from './answer.js';
 import type { Feature } from './context.js';
 import { el } from './dom.js';
@@ -81,7 +82,6 @@ export function keepSourcesOnCopy(citedOf: (messageId: string) => readonly Citat
 
   const clipboard = navigator.clipboard as Clipboard | undefined;
   if (!clipboard) return;
-  const { writeText, write } = clipboard;
   const text = guard('ui', (written: string) => {
     const citations = take();
     return citations ? `${written}\n\n${markdownOf(citations)}` : written;
@@ -98,22 +98,17 @@ export function keepSourcesOnCopy(citedOf: (messageId: string) => readonly Citat
         ),
     );
   });
-  // Own properties over the prototype's methods; undone to what was there before (usually nothing).
-  for (const [name, replacement] of [
-    ['writeText', (data: string) => writeText.call(clipboard, text(data) ?? data)],
-    ['write', (data: ClipboardItem[]) => write.call(clipboard, items(data) ?? data)],
-  ] as const) {
-    const before = Object.getOwnPropertyDescriptor(clipboard, name);
-    Object.defineProperty(clipboard, name, { value: replacement, configurable: true, writable: true });
-    signal.addEventListener(
-      'abort',
-      () => {
-        if (before) Object.defineProperty(clipboard, name, before);
-        else delete (clipboard as Partial<Clipboard>)[name];
-      },
-      { once: true },
-    );
-  }
+  // Own properties over the prototype's methods, until `signal` aborts.
+  patch<Clipboard['writeText']>(
+    'navigator.clipboard.writeText',
+    (writeText) => (data: string) => writeText.call(clipboard, text(data) ?? data),
+    signal,
+  );
+  patch<Clipboard['write']>(
+    'navigator.clipboard.write',
+    (write) => (data: ClipboardItem[]) => write.call(clipboard, items(data) ?? data),
+    signal,
+  );
 }
 
 /** "Copy all sources": every source of a list, as markdown. */

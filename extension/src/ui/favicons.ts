@@ -10,34 +10,33 @@
  * is turned off.
  */
 
-import { guard, onDisable } from '../guard.js';
+import { guard } from '../guard.js';
+import { patch, patchSetter } from '../host/globals.js';
 
 const FAVICON_SERVICE = /^https?:\/\/www\.google\.com\/s2\/favicons/i;
 const LOCAL_ICON = '/favicon.png';
 
-export function blockFaviconService(): void {
-  const images = HTMLImageElement.prototype;
+/** Until `signal` aborts (the module turned off). */
+export function blockFaviconService(signal: AbortSignal): void {
   // Guarded once, not per call: every image the app shows goes through it.
   const blocked = guard('favicons', (value: unknown) => typeof value === 'string' && FAVICON_SERVICE.test(value));
   const substitute = (value: unknown): unknown => (blocked(value) ? LOCAL_ICON : value);
 
-  const src = Object.getOwnPropertyDescriptor(images, 'src');
-  if (src?.set) {
-    const set = src.set;
-    Object.defineProperty(images, 'src', {
-      ...src,
-      set(this: HTMLImageElement, value: string) {
+  patchSetter(
+    'HTMLImageElement.prototype.src',
+    (set) =>
+      function (this: unknown, value: unknown) {
         set.call(this, substitute(value));
       },
-    });
-    onDisable('favicons', () => Object.defineProperty(images, 'src', src));
-  }
+    signal,
+  );
   // Svelte sets an image's address with setAttribute: an own method of images, over Element's.
-  // Assigned, not defined: the browser names it `….setAttribute`, and the benchmark counts the
-  // app's calls through it as the app's.
-  const setAttribute = Element.prototype.setAttribute;
-  images.setAttribute = function (this: HTMLImageElement, name: string, value: string) {
-    return setAttribute.call(this, name, String(name).toLowerCase() === 'src' ? String(substitute(value)) : value);
-  };
-  onDisable('favicons', () => delete (images as Partial<HTMLImageElement>).setAttribute);
+  patch<Element['setAttribute']>(
+    'HTMLImageElement.prototype.setAttribute',
+    (setAttribute) =>
+      function setAttributeOfImage(this: HTMLImageElement, name: string, value: string) {
+        return setAttribute.call(this, name, String(name).toLowerCase() === 'src' ? String(substitute(value)) : value);
+      },
+    signal,
+  );
 }

@@ -2,7 +2,7 @@
 
 import type { Hub } from '../capture/hub.js';
 import { splitCited } from '../core/index.js';
-import { guard, guardSteps, onDisable } from '../guard.js';
+import { guard, guardSteps, offSignal, onDisable } from '../guard.js';
 import type { ChatReader } from '../persist/chat-reader.js';
 import { MESSAGES, messageId } from './answer.js';
 import { initChatDownload } from './chat-download.js';
@@ -32,12 +32,8 @@ const FEATURES: readonly Feature[] = [
 /** `readChat`: the stored chat, for the whole chat's export (persist/chat-reader.ts). */
 export function startUi(hub: Hub, readChat?: ChatReader): void {
   // Turned off after an error: its observers, listeners and subscription stop, Open WebUI's view comes back.
-  const controller = new AbortController();
-  const { signal } = controller;
-  onDisable('ui', () => {
-    controller.abort();
-    restoreOpenWebuiView();
-  });
+  const signal = offSignal('ui');
+  onDisable('ui', restoreOpenWebuiView);
   injectStyles();
   startFeatures(hub, signal, readChat);
 }
