@@ -37,6 +37,7 @@ import {
   sourceLink,
   sourcesMarkdown,
   splitCited,
+  withSourcesAfterAnswers,
 } from './index.js';
 
 const MEASURABLE_MS = 20;
@@ -612,5 +613,27 @@ test('fileStem: titles of long runs of blanks, dots, controls, bidi marks and em
       });
     }),
     runs([[' .']]),
+  );
+});
+
+test("withSourcesAfterAnswers: Open WebUI's text download with long runs of message headers, answers made of them", () => {
+  // The security review's attack: an answer's search went over every place its text occurs.
+  fc.assert(
+    fc.property(
+      fc.constantFrom('### ASSISTANT\n', '### ASSISTANT\n\n', '\n\n### ASSISTANT\nx', '### USER\n\n### ASSISTANT\n'),
+      fc.integer({ min: 1, max: 100 }),
+      (unit, count) => {
+        assertLinear(`runs of ${JSON.stringify(unit)}, ${count} answers`, (n) => {
+          const run = unit.repeat(n);
+          const file = `### USER\n${run}x\n\n### ASSISTANT\n${run}\n\n### ASSISTANT\nlast`;
+          const answers = Array.from({ length: count }, (_, i) => ({
+            text: i % 2 ? unit.repeat(n >> 1) : `${run}${i}`,
+            citations: THREE(),
+          }));
+          return () => withSourcesAfterAnswers(file, answers, () => 'Sources');
+        });
+      },
+    ),
+    runs([['### ASSISTANT\n', 10]]),
   );
 });

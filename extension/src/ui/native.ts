@@ -4,8 +4,8 @@
  * source's shortened name, and a `<span>+N</span>` when the button groups N more sources;
  * an `aria-label` from 0.8 on, none before, so the text is what is read), and the "N Sources"
  * strip (a div of the response container holding only its toggle button; `aria-expanded`
- * from 0.8 on, absent before). Kept in one place, because each release line may draw them
- * differently.
+ * from 0.8 on, absent before); and its chat menu's "Download → Plain text (.txt)" item. Kept in
+ * one place, because each release line may draw them differently.
  */
 
 import { type Citation, distinctNames } from '../core/index.js';
@@ -92,4 +92,14 @@ export function nativeButtonTarget(
 ): { candidates: Citation[]; more: number } {
   const { name, more } = shownOn(button);
   return { candidates: byShownName(citations).get(name) ?? [], more };
+}
+
+/** Whether a click on `target` is on the chat menu's "Download → Plain text (.txt)" item, in the
+ * navbar's menu or the sidebar's (Navbar/Menu.svelte, Sidebar/ChatMenu.svelte). The item is a
+ * bits-ui `DropdownMenu.Item` (`role="menuitem"`) on the older lines, a `<button>` on the newer,
+ * with neither id nor data attribute: it is known by its label, `$i18n.t('Plain text (.txt)')`,
+ * which each of Open WebUI's translations ends with "(.txt)". */
+export function isPlainTextDownload(target: EventTarget | null): boolean {
+  const item = (target as Element | null)?.closest?.('[role="menuitem"], button');
+  return !!item?.textContent?.trim().endsWith('(.txt)');
 }
