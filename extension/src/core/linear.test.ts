@@ -634,6 +634,6 @@ test("withSourcesAfterAnswers: Open WebUI's text download with long runs of mess
         });
       },
     ),
-    runs([['### ASSISTANT\n', 10]]),
+    runs([['### ASSISTANT\n', 100]]),
   );
 });
