@@ -6,7 +6,7 @@
  * answers `instanceof` for every object of the original class, not only those it made.
  */
 
-/** Each global patched, by its path from the page's global object, and what the patch is for. */
+/** Each global patched, by its path from the page's `window`, and what the patch is for. */
 export const PAGE_GLOBALS = {
   WebSocket: 'capture/socket.ts: reads the socket.io packets of a WebSocket as they arrive',
   'XMLHttpRequest.prototype.open': "capture/socket.ts: reads socket.io's long-polling responses",
@@ -25,7 +25,7 @@ export type PageGlobal = keyof typeof PAGE_GLOBALS;
 function locate(name: PageGlobal): { holder: object; key: string } | null {
   const path = name.split('.');
   const key = path.pop()!;
-  let holder: unknown = globalThis;
+  let holder: unknown = window; // the page's, as its scripts see it
   for (const part of path) holder = (holder as Record<string, unknown> | null | undefined)?.[part];
   return (typeof holder === 'object' || typeof holder === 'function') && holder !== null ? { holder, key } : null;
 }

@@ -7,7 +7,7 @@
  * Every other Blob is made as it would be, and every Blob is `instanceof Blob` all along.
  */
 
-import { type Citation, withSourcesAfterAnswers } from '../core/index.js';
+import { withSourcesAfterAnswers } from '../core/index.js';
 import { guard } from '../guard.js';
 import { patch } from '../host/globals.js';
 import type { Feature } from './context.js';
@@ -30,9 +30,8 @@ export const initChatDownload: Feature = (ui, signal) => {
       const answer = ui.answer(id);
       return answer ? [{ text: answer.text, citations: ui.split(id).cited }] : [];
     });
-  const sourcesOf = (citations: readonly Citation[]) => markdownOf(citations);
   const rewrite = guard('ui', (parts: [string]): BlobPart[] => [
-    withSourcesAfterAnswers(parts[0], answers(), sourcesOf),
+    withSourcesAfterAnswers(parts[0], answers(), markdownOf),
   ]);
   let armed: AbortController | null = null;
   const disarm = () => armed?.abort();
