@@ -3,8 +3,8 @@
 export { type Accumulator, createAccumulator } from './accumulate.js';
 export { type CitedSplit, splitCited } from './cited.js';
 export { bibtex } from './export/bibtex.js';
-export { withSourcesAfterAnswers } from './export/download-text.js';
 export { cslJson } from './export/csl.js';
+export { withSourcesAfterAnswers } from './export/download-text.js';
 export { fileStem } from './export/file-stem.js';
 export { chatMarkdown, type MarkdownWords } from './export/markdown.js';
 export { ris } from './export/ris.js';
