@@ -15,6 +15,7 @@ import {
   linkMarkers,
   ris,
   splitCited,
+  withSourcesAfterAnswers,
 } from '../extension/src/core/index.js';
 
 const RUNS = 50;
@@ -221,3 +222,14 @@ measure(`export: ${Math.round(exportSize / 1000)} KB of crafted text, ${exported
   ris(entries, day);
   cslJson(entries, day);
 });
+
+// 7. Open WebUI's "Download → Plain text" of a 200 KB chat rewritten with each answer's sources: a
+// question of long runs of message headers and 100 answers made of them (what made the rewrite
+// quadratic: every place an answer's text occurs was searched), the sources of 6.
+const headers = '### ASSISTANT\n'.repeat(8_500);
+const downloadAnswers = Array.from({ length: 100 }, (_, i) => ({ text: `${headers.slice(0, 14 * i)}${i}`, citations: exported }));
+const downloaded = [`### USER\n${headers}x`, ...downloadAnswers.map((a) => `### ASSISTANT\n${a.text}`)].join('\n\n');
+const sourceLines = (citations: readonly { title: string }[]) => citations.map((c) => c.title).join('\n');
+measure(`download: ${Math.round(downloaded.length / 1000)} KB chat file, 100 answers, sources put back`, 100, () => () =>
+  withSourcesAfterAnswers(downloaded, downloadAnswers, sourceLines),
+);
