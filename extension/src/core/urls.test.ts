@@ -46,6 +46,14 @@ test('a path that normalises to another host is dropped, not linked as same-orig
   assert.equal(safeUrl('/a/./b/../c?q=1'), '/a/c?q=1'); // a path on this site, normalised
 });
 
+test('a link is shown and opened without userinfo: "good.com@evil.com" reads as the evil.com it opens', () => {
+  assert.equal(safeUrl('https://good.com@evil.com/'), 'https://evil.com/');
+  assert.equal(safeUrl('https://user:secret@example.com/a?q=1#p'), 'https://example.com/a?q=1#p');
+  assert.equal(safeUrl('http://:@example.com/'), 'http://example.com/');
+  assert.equal(safeUrl('https://www.paypal.com%2flogin@evil.com/'), 'https://evil.com/');
+  assert.equal(safeUrl('/a@b.com/x'), '/a@b.com/x'); // a path on this site: no userinfo to remove
+});
+
 test('a link longer than any page address is dropped, not stored', () => {
   assert.equal(safeUrl(`https://example.com/${'a'.repeat(9000)}`), null);
   assert.ok(safeUrl(`https://example.com/${'a'.repeat(8000)}`));

@@ -35,7 +35,12 @@ function checkUrl(raw: string): string | null {
       return null;
     }
   }
-  return parseWeb(value)?.href ?? null;
+  const url = parseWeb(value);
+  if (!url) return null;
+  // "https://good.com@evil.com/" goes to evil.com: without its userinfo, the link shown is where it goes.
+  url.username = '';
+  url.password = '';
+  return url.href;
 }
 
 /** An absolute http(s) URL, parsed; anything else (other schemes parse too: "mailto:…", or any
