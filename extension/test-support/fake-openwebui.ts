@@ -19,8 +19,9 @@ export interface FakeOpenWebui {
   fetch: typeof fetch;
   /** Every request, `METHOD path`, with the clock's time. */
   requests: Array<{ at: number; what: string }>;
-  /** Chats by id; `userId`: whose chat it is (the signed-in user's when not given). */
-  chats: Map<string, { messages: Record<string, FakeMessage>; currentId: string; userId?: string }>;
+  /** Chats by id; `userId`: whose chat it is (the signed-in user's when not given); `shareMode`:
+   * the `share_mode` the chat's own JSON holds (its owner may write any). */
+  chats: Map<string, { messages: Record<string, FakeMessage>; currentId: string; userId?: string; shareMode?: string }>;
   /** Decides, per request, whether it meets a fault. */
   fault: (method: string, path: string) => Fault | undefined;
   /** The session Open WebUI accepts (`tokenFor(user)`). */
@@ -73,7 +74,10 @@ export function createFakeOpenWebui(clock: FakeClock): FakeOpenWebui {
       return json({
         id: chatId,
         user_id: chat.userId ?? user ?? USER,
-        chat: { history: structuredClone({ messages: chat.messages, currentId: chat.currentId }) },
+        chat: {
+          history: structuredClone({ messages: chat.messages, currentId: chat.currentId }),
+          ...(chat.shareMode === undefined ? {} : { share_mode: chat.shareMode }),
+        },
       });
     }
     if (method === 'POST' && messageId) {

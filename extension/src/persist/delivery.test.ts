@@ -174,6 +174,15 @@ test("a chat that is not the user's (an admin reading another user's chat): noth
   );
 });
 
+test("another user's chat that says in its own JSON it is shared to continue: nothing is written into it", async () => {
+  const { clock, owui, deps } = setUp();
+  const chat = owui.chats.get(CHAT)!;
+  chat.userId = 'someone-else';
+  chat.shareMode = 'continue'; // written by that user: up to 0.11 Open WebUI hands it on as it is
+  assert.equal(await clock.run(deliver(pending, deps, true)), 'gone');
+  assert.equal(owui.sourceEvents(CHAT, 'a1'), 0);
+});
+
 test('ids from a crafted chat never become a path: no request but to the chat and the session', async () => {
   for (const id of HOSTILE_IDS) {
     const { clock, owui, deps } = setUp();

@@ -60,8 +60,10 @@ export interface StoredChat {
   messages: Record<string, StoredMessage>;
   /** The message the stored chat opens at. */
   currentId: unknown;
-  /** The user may write to it: their own chat, or one shared with them to continue (0.12's
-   * `share_mode`). An admin reading someone else's chat may not. */
+  /** The user may write to it: their own chat (`user_id`, a column the server sets). Not another
+   * user's chat that says in its JSON it is shared to continue: up to 0.11 that `share_mode` is
+   * whatever the chat's owner wrote into it, and the response looks the same as 0.12's, whose
+   * server sets it. Its event endpoint takes only the owner's writes (or an admin's) anyway. */
   writable: boolean;
   /** As the user named it (or Open WebUI did). */
   title: string;
@@ -137,7 +139,7 @@ export function createOpenWebuiApi(
     async readChat(chatId) {
       const chat = (await request({ name: 'chat', chatId })) as {
         user_id?: unknown;
-        chat?: { share_mode?: unknown; title?: unknown; history?: { messages?: unknown; currentId?: unknown } };
+        chat?: { title?: unknown; history?: { messages?: unknown; currentId?: unknown } };
       } | null;
       const history = chat?.chat?.history;
       if (typeof history?.messages !== 'object' || history.messages === null) {
@@ -146,7 +148,7 @@ export function createOpenWebuiApi(
       return {
         messages: history.messages as Record<string, StoredMessage>,
         currentId: history.currentId,
-        writable: chat!.user_id === userId || chat!.chat!.share_mode === 'continue',
+        writable: chat!.user_id === userId,
         title: typeof chat!.chat!.title === 'string' ? chat!.chat!.title : '',
       };
     },
