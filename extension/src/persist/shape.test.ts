@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { extractCitations } from '../core/index.js';
-import { hasStoredCitations, MAX_EVENT_CHARS, sourceEventBody, toNativeSource } from './shape.js';
+import { hasStoredCitations, isSourceEventBody, MAX_EVENT_CHARS, sourceEventBody, toNativeSource } from './shape.js';
 
 const captured = extractCitations({
   extra: JSON.stringify({
@@ -198,15 +198,17 @@ test("regression: a source only Open WebUI stored comes after the extension's, s
   );
 });
 
+/** `count` web sources, each snippet `words` words long. */
+const sources = (count: number, words: number) =>
+  extractCitations({
+    search_results: Array.from({ length: count }, (_, i) => ({
+      url: `https://s${i}.example/page`,
+      title: `Source ${i}`,
+      snippet: `word${i} `.repeat(words),
+    })),
+  }).citations;
+
 test('what an answer stores stays within the cap: snippets go first, then the last sources', () => {
-  const sources = (count: number, words: number) =>
-    extractCitations({
-      search_results: Array.from({ length: count }, (_, i) => ({
-        url: `https://s${i}.example/page`,
-        title: `Source ${i}`,
-        snippet: `word${i} `.repeat(words),
-      })),
-    }).citations;
   const small = sources(3, 10);
   assert.equal(sourceEventBody(small), JSON.stringify({ type: 'source', data: toNativeSource(small) }));
 
@@ -228,4 +230,12 @@ test('what an answer stores stays within the cap: snippets go first, then the la
     titles,
     tooMany.slice(0, titles.length).map((c) => c.title),
   );
+});
+
+test('every source event the extension builds is one the outbox hands on: none of its own is refused', () => {
+  const similar = captured.map((c) => ({ ...c, score: 0.8, scoreKind: 'similarity' as const }));
+  const onThisSite = quoted.map((c) => ({ ...c, url: '/api/v1/files/1/content' }));
+  for (const citations of [captured, quoted, similar, onThisSite, sources(300, 500), []]) {
+    assert.ok(isSourceEventBody(sourceEventBody(citations)), JSON.stringify(citations).slice(0, 80));
+  }
 });

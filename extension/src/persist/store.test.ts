@@ -53,10 +53,59 @@ test('an answer whose page goes away before it is stored is left, whole, to the 
   hub.finish('message-3', 'Stars [1].');
   window.dispatchEvent(new Event('pagehide'));
   assert.deepEqual(requests, []);
-  const left = JSON.parse(localStorage.getItem('owui-citations:outbox:message-3') ?? '{}');
+  const left = JSON.parse(localStorage.getItem('owui-citations:outbox:user-1:message-3') ?? '{}');
   assert.equal(left.chatId, 'chat-3');
   assert.match(left.body, /https:\/\/example\.com\/stars/);
-  localStorage.removeItem('owui-citations:outbox:message-3');
+  localStorage.removeItem('owui-citations:outbox:user-1:message-3');
+});
+
+test('what the outbox holds under the earlier key is stored; a body that is not a source event is never posted', async (t) => {
+  t.mock.method(console, 'warn', () => {});
+  const requests: string[] = [];
+  const answers: Record<string, { content: string; sources?: unknown[] }> = {
+    'message-7': { content: 'Stars [1].' },
+    'message-8': { content: 'Stars [1].' },
+  };
+  const chat = { id: 'chat-7', user_id: 'user-1', chat: { history: { messages: answers, currentId: 'message-8' } } };
+  const fetch = async (url: RequestInfo | URL, init?: RequestInit) => {
+    const method = init?.method ?? 'GET';
+    if (method === 'GET') {
+      requests.push(`GET ${url}`);
+      return new Response(JSON.stringify(chat));
+    }
+    const event = JSON.parse(String(init?.body));
+    requests.push(`POST ${url} ${event.type}`);
+    const messageId = /messages\/([^/]+)\/event$/.exec(String(url))?.[1] ?? '';
+    answers[messageId]!.sources = [event.data]; // as Open WebUI keeps it
+    return new Response('true');
+  };
+  const source = JSON.stringify({
+    type: 'source',
+    data: {
+      source: { id: 'owui-citations', name: 'Citations' },
+      document: ['Stars.'],
+      metadata: [{ source: 'https://example.com/stars', name: 'Stars', external: true, owc: { title: 'Stars' } }],
+    },
+  });
+  const leave = (messageId: string, body: string) =>
+    localStorage.setItem(
+      `owui-citations:outbox:${messageId}`, // as the previous version kept it
+      JSON.stringify({ userId: 'user-1', chatId: 'chat-7', messageId, body, at: Date.now() }),
+    );
+  leave('message-7', source);
+  leave('message-8', JSON.stringify({ type: 'replace', data: { content: 'Rewritten.' } }));
+  startStore(
+    createHub(() => 'en'),
+    fetch as typeof window.fetch,
+    activity,
+  );
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.deepEqual(
+    requests.filter((request) => request.startsWith('POST')),
+    ['POST /api/v1/chats/chat-7/messages/message-7/event source'],
+  );
+  assert.equal(localStorage.getItem('owui-citations:outbox:message-8'), null);
+  localStorage.removeItem('owui-citations:outbox:message-7'); // removed once stored, a second later
 });
 
 // Last: it turns persist off for the rest of this file's process.
@@ -85,5 +134,5 @@ test('persist turned off mid-delivery sends no further request, and leaves the a
   t.mock.timers.tick(60_000);
   await settle();
   assert.equal(requests.length, 2);
-  assert.match(localStorage.getItem('owui-citations:outbox:message-2') ?? '', /"chatId":"chat-2"/);
+  assert.match(localStorage.getItem('owui-citations:outbox:user-1:message-2') ?? '', /"chatId":"chat-2"/);
 });

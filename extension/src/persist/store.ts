@@ -34,6 +34,9 @@ const SESSION_CHECK_MS = 30_000;
 // Answers started in this page, remembered so that a finished answer is stored once.
 const MAX_STARTED = 1000;
 
+/** An answer to store, in this page: two users' answers may share a message id (a cloned chat). */
+const answerKey = ({ userId, messageId }: { userId: string; messageId: string }): string => `${userId}:${messageId}`;
+
 /** `make()`'s value, made at the first call. */
 function once<T>(make: () => T): () => T {
   let made: { value: T } | undefined;
@@ -137,18 +140,19 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
     else if (navigator.locks) outcome = await navigator.locks.request(storeLock(messageId), work);
     else outcome = await work();
     if (outcome === 'unsaved') return; // for the outbox, should the page go away
-    unsaved.delete(messageId);
-    outbox.remove(messageId);
+    unsaved.delete(answerKey(pending));
+    outbox.remove(pending.userId, messageId);
     // Only now: stored, the answer is saved and finished for good (a stored copy read while it
     // was still being answered can look finished, and its sources may still be on their way).
     hub.settle(messageId);
   }
 
-  const start = (messageId: string, pending: () => Pending, fromOutbox = false): void => {
-    if (started.has(messageId)) return;
-    started.add(messageId);
+  const start = (answer: { userId: string; messageId: string }, pending: () => Pending, fromOutbox = false): void => {
+    const key = answerKey(answer);
+    if (started.has(key)) return;
+    started.add(key);
     keepLast(started, MAX_STARTED);
-    unsaved.set(messageId, pending);
+    unsaved.set(key, pending);
     // Nothing the answer's buttons wait for: storing waits for the chat to settle anyway.
     whenIdle(
       guard('persist', () => {
@@ -160,23 +164,24 @@ export function startStore(hub: Hub, fetch: typeof window.fetch, activity: ChatA
 
   hub.subscribe(
     guard('persist', (state: MessageState) => {
-      if (!state.done || !state.live || !state.chatId || started.has(state.messageId)) return;
-      const { format, citations } = hub.citations(state.messageId);
+      if (!state.done || !state.live || !state.chatId) return;
       const userId = currentUser();
+      if (userId && started.has(answerKey({ userId, messageId: state.messageId }))) return;
+      const { format, citations } = hub.citations(state.messageId);
       if (!userId || isTemporary(state.chatId) || !format || citations.length === 0) {
         return claims.release(state.messageId);
       }
       const { chatId, messageId } = state;
       const shape = format === 'open-webui' ? { openWebuiShape: true as const } : {};
       start(
-        messageId,
+        { userId, messageId },
         once(() => ({ userId, chatId, messageId, body: sourceEventBody(citations), ...shape })),
       );
     }),
   );
   function replayOutbox(): void {
     const userId = userOfToken(token());
-    if (userId) for (const pending of outbox.pending(userId)) start(pending.messageId, () => pending, true);
+    if (userId) for (const pending of outbox.pending(userId)) start(pending, () => pending, true);
   }
   replayOutbox();
 }
