@@ -45,7 +45,8 @@ guard('boot', () => {
     ),
   );
   const onText = guard('capture', (event: unknown) => routeText(hub, event as Parameters<typeof routeText>[1]));
-  const read = createPacketReader(onEvent, onEvent, onText);
+  const onUnread = guard('capture', (messageId: string) => hub.unread(messageId, null));
+  const read = createPacketReader(onEvent, onEvent, onText, onUnread);
   const capture = offSignal('capture');
   guard('capture', tapWebSocket)(read, createEchoFilter(), capture);
   guard('capture', tapPolling)(read, capture);

@@ -23,6 +23,8 @@ export interface MessageState {
   done: boolean;
   /** Answered while this page was open (not only read from the stored chat). */
   live: boolean;
+  /** A frame about it came that could not be read (no JSON): what it carried is lost. */
+  unread: boolean;
 }
 
 /** What the UI shows of an answer, read from the hub in one place. */
@@ -33,6 +35,9 @@ export interface AnswerView {
   text: string;
   done: boolean;
   live: boolean;
+  /** Finished without a source to show, though sources were sent for it: none could be read
+   * (core: `unreadable`), or a frame about it could not be read at all. */
+  unreadable?: boolean;
 }
 
 type Listener = (state: MessageState) => void;
@@ -56,6 +61,8 @@ export interface Hub {
   /** The message as stored by Open WebUI (GET /api/v1/chats/<id>). */
   setStored(messageId: string, chatId: string, message: StoredMessage): void;
   finish(messageId: string, content?: string): void;
+  /** A frame about the message came that could not be read. */
+  unread(messageId: string, chatId: string | null): void;
   /** A finished answer whose citations are final (stored): only they and the text are kept
    * from now on, not the raw data they were read from. */
   settle(messageId: string): void;
@@ -124,6 +131,7 @@ export function createHub(locale: () => string): Hub {
         content: '',
         done: false,
         live: false,
+        unread: false,
       };
       keepLast(messages.set(messageId, entry), MAX_MESSAGES);
     }
@@ -183,6 +191,11 @@ export function createHub(locale: () => string): Hub {
       entry.done = true;
       changed(entry);
     },
+    unread(messageId, chatId) {
+      const entry = state(messageId, chatId);
+      entry.unread = entry.live = true;
+      changed(entry);
+    },
     settle(messageId) {
       const entry = messages.get(messageId);
       if (!entry?.done) return;
@@ -200,6 +213,11 @@ export function createHub(locale: () => string): Hub {
         messageId,
         get citations() {
           return citations(messageId).citations;
+        },
+        get unreadable() {
+          if (!entry.done) return false;
+          const read = citations(messageId);
+          return read.citations.length === 0 && (entry.unread || read.unreadable !== undefined);
         },
         text,
         done: entry.done,

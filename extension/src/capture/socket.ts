@@ -7,6 +7,7 @@
 import { PLACED_BY_POSITION } from '../core/index.js';
 import { guard } from '../guard.js';
 import { patch } from '../host/globals.js';
+import { isId } from '../ids.js';
 import { DIRECT_REQUEST } from './events.js';
 import { textPacketKind } from './text-packets.js';
 
@@ -19,8 +20,11 @@ const FINISHED = '"done":true';
 // Text packets kept at most, between two such chunks; past it, positions are not known (no button).
 const MAX_KEPT_TEXT_PACKETS = 50_000;
 
-/** `42["events",{…}]` (optionally `42/namespace,[…]`) → the event's payload. */
-export function eventPayload(packet: string): unknown {
+const UNREAD = Symbol('unread');
+
+/** `42["events",{…}]` (optionally `42/namespace,[…]`) → the event's payload; UNREAD for a frame
+ * that is no JSON (the module is not at fault: the frame is skipped). */
+function readPacket(packet: string): unknown {
   if (!packet.startsWith('42')) return undefined;
   const start = packet.indexOf('[');
   if (start < 0) return undefined;
@@ -28,20 +32,40 @@ export function eventPayload(packet: string): unknown {
   try {
     parsed = JSON.parse(packet.slice(start));
   } catch {
-    return undefined; // a frame we cannot read is skipped; the module is not at fault
+    return UNREAD;
   }
   return Array.isArray(parsed) && parsed[0] === 'events' ? parsed[1] : undefined;
+}
+
+export function eventPayload(packet: string): unknown {
+  const payload = readPacket(packet);
+  return payload === UNREAD ? undefined : payload;
+}
+
+const MESSAGE_ID_KEY = '"message_id":"';
+
+/** The message an unreadable `events` frame is about, found without parsing it: its first
+ * `message_id` key's value, when that is an id (ids.ts; at most 128 characters are looked at). */
+export function unreadMessageId(packet: string): string | null {
+  if (!packet.startsWith('42') || !packet.includes('"events"')) return null;
+  const at = packet.indexOf(MESSAGE_ID_KEY);
+  if (at < 0) return null;
+  const start = at + MESSAGE_ID_KEY.length;
+  const id = packet.slice(start, start + 129).split('"', 1)[0];
+  return isId(id) ? id : null;
 }
 
 /**
  * Text-only packets, the bulk of a stream, are not parsed. They are kept (pieces added up, an
  * answer so far in place of the previous one) until a chunk placed by position needs them, then
- * read before it with ``onText``; dropped when an answer finishes.
+ * read before it with ``onText``; dropped when an answer finishes. An `events` frame that is no
+ * JSON is told to ``onUnread`` with the message it names, so that its answer can say so.
  */
 export function createPacketReader(
   onEvent: PacketHandler,
   onUrgent: PacketHandler,
   onText: PacketHandler,
+  onUnread: (messageId: string) => void = () => {},
 ): (packet: string) => void {
   const queue: Array<{ packet: string; text: boolean }> = [];
   let kept: string[] = [];
@@ -50,8 +74,11 @@ export function createPacketReader(
   const flush = guard('capture', () => {
     scheduled = false;
     for (const { packet, text } of queue.splice(0)) {
-      const payload = eventPayload(packet);
-      if (payload !== undefined) (text ? onText : onEvent)(payload);
+      const payload = readPacket(packet);
+      if (payload === UNREAD) {
+        const messageId = unreadMessageId(packet);
+        if (messageId) onUnread(messageId);
+      } else if (payload !== undefined) (text ? onText : onEvent)(payload);
     }
   });
   const keepText = (packet: string, kind: 'delta' | 'so-far'): void => {

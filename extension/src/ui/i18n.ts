@@ -37,6 +37,7 @@ const MESSAGES = {
     exportChat: 'Whole chat',
     answer: 'Answer {n}',
     retrievedOnly: 'Retrieved, not cited',
+    unreadable: 'Sources were sent with this answer, but they could not be read.',
   },
   fr: {
     sources: 'Sources',
@@ -74,6 +75,7 @@ const MESSAGES = {
     exportChat: 'Toute la conversation',
     answer: 'Réponse {n}',
     retrievedOnly: 'Trouvées, non citées',
+    unreadable: 'Des sources accompagnaient cette réponse, mais elles n’ont pas pu être lues.',
   },
   de: {
     sources: 'Quellen',
@@ -111,6 +113,7 @@ const MESSAGES = {
     exportChat: 'Ganzer Chat',
     answer: 'Antwort {n}',
     retrievedOnly: 'Gefunden, nicht zitiert',
+    unreadable: 'Zu dieser Antwort wurden Quellen gesendet, sie konnten aber nicht gelesen werden.',
   },
   es: {
     sources: 'Fuentes',
@@ -148,6 +151,7 @@ const MESSAGES = {
     exportChat: 'Todo el chat',
     answer: 'Respuesta {n}',
     retrievedOnly: 'Encontradas, no citadas',
+    unreadable: 'Se enviaron fuentes con esta respuesta, pero no se pudieron leer.',
   },
   'zh-CN': {
     sources: '来源',
@@ -185,6 +189,7 @@ const MESSAGES = {
     exportChat: '整个对话',
     answer: '回答 {n}',
     retrievedOnly: '已检索、未引用',
+    unreadable: '此回答附带了来源，但无法读取。',
   },
   ja: {
     sources: 'ソース',
@@ -222,6 +227,7 @@ const MESSAGES = {
     exportChat: 'チャット全体',
     answer: '回答 {n}',
     retrievedOnly: '検索済み・未引用',
+    unreadable: 'この回答にはソースが送られましたが、読み取れませんでした。',
   },
 };
 

@@ -118,6 +118,16 @@ export function sourceList(
   );
 }
 
+/** Where the list would be, one line saying that the answer's sources could not be read, while
+ * that is so (`unreadable`: hub.ts says when); never for an answer that simply has none. */
+export function noteUnreadable(container: Element, messageId: string, unreadable: boolean): void {
+  const existing = container.querySelector(`.owc-unreadable[data-owc-message-id="${CSS.escape(messageId)}"]`);
+  if (!unreadable) return void existing?.remove();
+  if (!existing) {
+    container.append(el('p', { class: 'owc-unreadable', 'data-owc-message-id': messageId }, t('unreadable')));
+  }
+}
+
 /** The sources retrieved but not cited, collapsed under "N more retrieved, not cited"; their rows
  * are built when the group opens (a search can return hundreds that are never looked at). */
 export function retrievedList(messageId: string, retrieved: readonly Citation[], open: boolean): HTMLElement {

@@ -123,3 +123,34 @@ for (const file of readdirSync(MARKUP).filter((name) => name.endsWith('.json')))
     });
   }
 }
+
+test("an answer whose sources could not be read says so, in the place of the list, on Open WebUI's markup", () => {
+  // The newest line recorded: the pinned one.
+  const lines = readdirSync(MARKUP)
+    .filter((name) => name.endsWith('.json'))
+    .map((file) => json(new URL(file, MARKUP)) as { openWebui: number[]; answers: Recorded[] });
+  const newest = (a: number[], b: number[]) => a.findIndex((n, i) => n !== b[i]);
+  const { answers } = lines.reduce((a, b) => {
+    const at = newest(a.openWebui, b.openWebui);
+    return at >= 0 && b.openWebui[at]! > a.openWebui[at]! ? b : a;
+  });
+  const recorded = answers.find((a) => a.stream && a.phase === 'live')!;
+  for (const unreadable of [true, false]) {
+    document.body.innerHTML = recorded.html;
+    const message = document.body.firstElementChild as HTMLElement;
+    const view = { ...recorded.view, citations: [], done: true, unreadable };
+    const turnedOff = new AbortController();
+    try {
+      startFeatures(
+        { view: () => view, ids: () => [view.messageId], subscribe: () => () => {} },
+        turnedOff.signal,
+      ).apply(message);
+      const notes = all(message, '.owc-unreadable').map(text);
+      assert.deepEqual(notes, unreadable ? ['Sources were sent with this answer, but they could not be read.'] : []);
+      assert.equal(all(message, '.owc-sources').length, 0);
+    } finally {
+      turnedOff.abort();
+      document.body.replaceChildren();
+    }
+  }
+});

@@ -50,3 +50,34 @@ test('a paragraph of more markers than one step links them all, and one rewritte
   assert.ok(rewritten.querySelectorAll('.owc-cite').length < 100);
   assert.match(rewritten.querySelector('p')?.textContent ?? '', /Rewritten\.$/);
 });
+
+test('an answer whose sources could not be read says so where its list would be; one without sources says nothing', async () => {
+  const { createHub } = await import('../capture/hub.js');
+  const { routeEvent } = await import('../capture/events.js');
+  const { createPacketReader } = await import('../capture/socket.js');
+  const hub = createHub(() => 'en');
+  const reader = createPacketReader(
+    (e) => routeEvent(hub, e as never, () => {}),
+    () => {},
+    () => {},
+    (id) => hub.unread(id, null),
+  );
+  const frame = (id: string, data: unknown, type = 'chat:completion') =>
+    `42${JSON.stringify(['events', { chat_id: 'c1', message_id: id, data: { type, data } }])}`;
+  const finished = (id: string) => frame(id, { done: true, content: 'The answer.' });
+  // A relayed chunk Python wrote with a NaN score (no JSON); an OpenRAG `extra` that is no JSON; no sources at all.
+  const relayed = frame('u1', { extra: '{}' }, 'owui-citations:chunk').replace('"{}"', 'NaN');
+  const chunk = (extra: string) => ({ object: 'chat.completion.chunk', extra, choices: [{ index: 0, delta: {} }] });
+  for (const packet of [relayed, finished('u1'), frame('u2', chunk('{"sources": 12')), finished('u2')]) reader(packet);
+  for (const packet of [frame('n1', { choices: [{ index: 0, delta: { content: 'x' } }] }), finished('n1')])
+    reader(packet);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  const notice = (id: string) => {
+    const message = answer(id, '<p>The answer.</p>');
+    applyToMessage(message, hub.view(id)!);
+    return message.querySelector('.owc-unreadable')?.textContent ?? null;
+  };
+  assert.equal(notice('u1'), 'Sources were sent with this answer, but they could not be read.');
+  assert.equal(notice('u2'), 'Sources were sent with this answer, but they could not be read.');
+  assert.equal(notice('n1'), null);
+});
