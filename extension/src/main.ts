@@ -45,12 +45,15 @@ guard('boot', () => {
     ),
   );
   const onText = guard('capture', (event: unknown) => routeText(hub, event as Parameters<typeof routeText>[1]));
-  const onUnread = guard('capture', (messageId: string) => hub.unread(messageId, null));
-  const read = createPacketReader(onEvent, onEvent, onText, onUnread);
+  const read = createPacketReader(onEvent, onEvent, onText, {
+    unread: guard('capture', (messageId: string) => hub.unread(messageId)),
+    reconnected: guard('capture', () => hub.reconnected()),
+  });
   const capture = offSignal('capture');
   guard('capture', tapWebSocket)(read, createEchoFilter(), capture);
   guard('capture', tapPolling)(read, capture);
   const activity = createChatActivity();
+  activity.onAsk(guard('capture', (messageId: string) => hub.asked(messageId)));
   const fetch = guard('capture', tapFetch)(hub, direct, activity, capture) ?? window.fetch.bind(window);
   hub.subscribe(guard('capture', warnAboutSources(hub)));
   guard('persist', startStore)(hub, fetch, activity);

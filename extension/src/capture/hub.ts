@@ -25,6 +25,11 @@ export interface MessageState {
   live: boolean;
   /** A frame about it came that could not be read (no JSON): what it carried is lost. */
   unread: boolean;
+  /** Asked for by this page, or streaming here, when the socket was closed: what was sent for it
+   * meanwhile never reached the page. */
+  interrupted: boolean;
+  /** Asked for by this page (its request seen). */
+  asked: boolean;
 }
 
 /** What the UI shows of an answer, read from the hub in one place. */
@@ -38,6 +43,9 @@ export interface AnswerView {
   /** Finished without a source to show, though sources were sent for it: none could be read
    * (core: `unreadable`), or a frame about it could not be read at all. */
   unreadable?: boolean;
+  /** Finished without a source to show, and the socket was closed while it was answered: what
+   * Open WebUI sent meanwhile, its sources perhaps, never reached the page. */
+  interrupted?: boolean;
 }
 
 type Listener = (state: MessageState) => void;
@@ -62,7 +70,11 @@ export interface Hub {
   setStored(messageId: string, chatId: string, message: StoredMessage): void;
   finish(messageId: string, content?: string): void;
   /** A frame about the message came that could not be read. */
-  unread(messageId: string, chatId: string | null): void;
+  unread(messageId: string): void;
+  /** This page asked for the answer (its id chosen by the page). */
+  asked(messageId: string): void;
+  /** The socket was closed and opened again: the answers asked or streaming lost what came meanwhile. */
+  reconnected(): void;
   /** A finished answer whose citations are final (stored): only they and the text are kept
    * from now on, not the raw data they were read from. */
   settle(messageId: string): void;
@@ -132,6 +144,8 @@ export function createHub(locale: () => string): Hub {
         done: false,
         live: false,
         unread: false,
+        interrupted: false,
+        asked: false,
       };
       keepLast(messages.set(messageId, entry), MAX_MESSAGES);
     }
@@ -191,10 +205,18 @@ export function createHub(locale: () => string): Hub {
       entry.done = true;
       changed(entry);
     },
-    unread(messageId, chatId) {
-      const entry = state(messageId, chatId);
+    unread(messageId) {
+      const entry = state(messageId, null);
       entry.unread = entry.live = true;
       changed(entry);
+    },
+    asked(messageId) {
+      state(messageId, null).asked = true;
+    },
+    reconnected() {
+      for (const entry of messages.values()) {
+        if (!entry.done && (entry.asked || entry.live)) entry.interrupted = entry.live = true;
+      }
     },
     settle(messageId) {
       const entry = messages.get(messageId);
@@ -218,6 +240,9 @@ export function createHub(locale: () => string): Hub {
           if (!entry.done) return false;
           const read = citations(messageId);
           return read.citations.length === 0 && (entry.unread || read.unreadable !== undefined);
+        },
+        get interrupted() {
+          return entry.done && entry.interrupted && citations(messageId).citations.length === 0;
         },
         text,
         done: entry.done,

@@ -103,3 +103,30 @@ test("a packet is only queued in the socket's own message handler: read in a lat
   await tick();
   assert.equal(read.length, 2);
 });
+
+test('an answer asked or streaming while the socket was closed and opened again is known to have lost what came meanwhile', async () => {
+  const hub = createHub(() => 'en');
+  const reader = createPacketReader(
+    (e) => routeEvent(hub, e as never, () => {}),
+    () => {},
+    (e) => routeText(hub, e as never),
+    { reconnected: () => hub.reconnected() },
+  );
+  const open = (sid: string) => `0{"sid":"${sid}","upgrades":[],"pingInterval":25000,"pingTimeout":20000}`;
+  const about = (id: string, data: unknown) =>
+    `42${JSON.stringify(['events', { chat_id: 'c1', message_id: id, data: { type: 'chat:completion', data } }])}`;
+  const done = (id: string) => about(id, { done: true, content: 'Revenue grew.' });
+  // m1 asked, its first chunk (Azure's `delta.context`, its sources) sent while the socket was down;
+  // m0 finished before; m2 asked only after the new connection.
+  hub.asked('m0');
+  hub.asked('m1');
+  for (const packet of [open('a'), '40{"sid":"x"}', done('m0'), open('b'), '40{"sid":"y"}']) reader(packet);
+  await tick();
+  hub.asked('m2');
+  for (const packet of [delta('Revenue grew.'), done('m1'), done('m2')]) reader(packet);
+  await tick();
+  assert.deepEqual(
+    ['m0', 'm1', 'm2'].map((id) => hub.view(id)?.interrupted),
+    [false, true, false],
+  );
+});

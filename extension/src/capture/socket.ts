@@ -21,6 +21,9 @@ const FINISHED = '"done":true';
 const MAX_KEPT_TEXT_PACKETS = 50_000;
 
 const UNREAD = Symbol('unread');
+const RECONNECTED = Symbol('reconnected');
+// The first packet of every Engine.IO connection: `0{"sid":…}`.
+const ENGINE_IO_OPEN = '0{';
 
 /** `42["events",{…}]` (optionally `42/namespace,[…]`) → the event's payload; UNREAD for a frame
  * that is no JSON (the module is not at fault: the frame is skipped). */
@@ -58,26 +61,36 @@ export function unreadMessageId(packet: string): string | null {
 /**
  * Text-only packets, the bulk of a stream, are not parsed. They are kept (pieces added up, an
  * answer so far in place of the previous one) until a chunk placed by position needs them, then
- * read before it with ``onText``; dropped when an answer finishes. An `events` frame that is no
- * JSON is told to ``onUnread`` with the message it names, so that its answer can say so.
+ * read before it with ``onText``; dropped when an answer finishes.
+ *
+ * What never reached the page, or reached it unreadable, is told to ``lost``, in order with the
+ * frames around it: an `events` frame that is no JSON (with the message it names), and a new
+ * connection after the first (Engine.IO's open packet again: the socket was closed, by a missed
+ * heartbeat on a busy machine say, and what Open WebUI sent meanwhile went to no one).
  */
 export function createPacketReader(
   onEvent: PacketHandler,
   onUrgent: PacketHandler,
   onText: PacketHandler,
-  onUnread: (messageId: string) => void = () => {},
+  lost: { unread?(messageId: string): void; reconnected?(): void } = {},
 ): (packet: string) => void {
-  const queue: Array<{ packet: string; text: boolean }> = [];
+  const queue: Array<{ packet: string; text: boolean } | typeof RECONNECTED> = [];
   let kept: string[] = [];
   let overflowed = false;
   let scheduled = false;
+  let connections = 0;
   const flush = guard('capture', () => {
     scheduled = false;
-    for (const { packet, text } of queue.splice(0)) {
+    for (const queued of queue.splice(0)) {
+      if (queued === RECONNECTED) {
+        lost.reconnected?.();
+        continue;
+      }
+      const { packet, text } = queued;
       const payload = readPacket(packet);
       if (payload === UNREAD) {
         const messageId = unreadMessageId(packet);
-        if (messageId) onUnread(messageId);
+        if (messageId) lost.unread?.(messageId);
       } else if (payload !== undefined) (text ? onText : onEvent)(payload);
     }
   });
@@ -87,8 +100,8 @@ export function createPacketReader(
     else if (kept.length < MAX_KEPT_TEXT_PACKETS) kept.push(packet);
     else overflowed = true;
   };
-  const enqueue = (packet: string, text: boolean): void => {
-    queue.push({ packet, text });
+  const enqueue = (queued: (typeof queue)[number]): void => {
+    queue.push(queued);
     if (!scheduled) {
       scheduled = true;
       setTimeout(flush, 0);
@@ -96,13 +109,18 @@ export function createPacketReader(
   };
   return guard('capture', (packet: string) => {
     if (typeof packet !== 'string' || packet.length < 3) return;
+    if (packet.startsWith(ENGINE_IO_OPEN)) {
+      if (connections++ > 0) enqueue(RECONNECTED);
+      return;
+    }
     const kind = textPacketKind(packet);
     if (kind) return void keepText(packet, kind);
     // A direct-connection request is answered by a fetch in the same task: read it now.
     if (packet.includes(`"${DIRECT_REQUEST}"`)) return void guard('capture', () => onUrgent(eventPayload(packet)))();
-    if (packet.includes(PLACED_BY_POSITION_KEY) && !overflowed) kept.splice(0).forEach((text) => enqueue(text, true));
+    if (packet.includes(PLACED_BY_POSITION_KEY) && !overflowed)
+      kept.splice(0).forEach((text) => enqueue({ packet: text, text: true }));
     if (packet.includes(FINISHED)) [kept, overflowed] = [[], false];
-    enqueue(packet, false);
+    enqueue({ packet, text: false });
   });
 }
 

@@ -38,6 +38,7 @@ const MESSAGES = {
     answer: 'Answer {n}',
     retrievedOnly: 'Retrieved, not cited',
     unreadable: 'Sources were sent with this answer, but they could not be read.',
+    interrupted: 'The connection dropped while this answer came in: its sources, if it had any, did not arrive.',
   },
   fr: {
     sources: 'Sources',
@@ -76,6 +77,8 @@ const MESSAGES = {
     answer: 'Réponse {n}',
     retrievedOnly: 'Trouvées, non citées',
     unreadable: 'Des sources accompagnaient cette réponse, mais elles n’ont pas pu être lues.',
+    interrupted:
+      'La connexion a été interrompue pendant cette réponse : ses sources, s’il y en avait, ne sont pas arrivées.',
   },
   de: {
     sources: 'Quellen',
@@ -114,6 +117,8 @@ const MESSAGES = {
     answer: 'Antwort {n}',
     retrievedOnly: 'Gefunden, nicht zitiert',
     unreadable: 'Zu dieser Antwort wurden Quellen gesendet, sie konnten aber nicht gelesen werden.',
+    interrupted:
+      'Die Verbindung brach ab, während diese Antwort kam: ihre Quellen, falls es welche gab, sind nicht angekommen.',
   },
   es: {
     sources: 'Fuentes',
@@ -152,6 +157,7 @@ const MESSAGES = {
     answer: 'Respuesta {n}',
     retrievedOnly: 'Encontradas, no citadas',
     unreadable: 'Se enviaron fuentes con esta respuesta, pero no se pudieron leer.',
+    interrupted: 'La conexión se cortó mientras llegaba esta respuesta: sus fuentes, si las tenía, no llegaron.',
   },
   'zh-CN': {
     sources: '来源',
@@ -190,6 +196,7 @@ const MESSAGES = {
     answer: '回答 {n}',
     retrievedOnly: '已检索、未引用',
     unreadable: '此回答附带了来源，但无法读取。',
+    interrupted: '接收此回答时连接中断：其来源（如有）未能送达。',
   },
   ja: {
     sources: 'ソース',
@@ -228,6 +235,7 @@ const MESSAGES = {
     answer: '回答 {n}',
     retrievedOnly: '検索済み・未引用',
     unreadable: 'この回答にはソースが送られましたが、読み取れませんでした。',
+    interrupted: 'この回答の受信中に接続が切れました。ソースがあったとしても届いていません。',
   },
 };
 

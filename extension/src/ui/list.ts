@@ -118,13 +118,19 @@ export function sourceList(
   );
 }
 
-/** Where the list would be, one line saying that the answer's sources could not be read, while
- * that is so (`unreadable`: hub.ts says when); never for an answer that simply has none. */
-export function noteUnreadable(container: Element, messageId: string, unreadable: boolean): void {
-  const existing = container.querySelector(`.owc-unreadable[data-owc-message-id="${CSS.escape(messageId)}"]`);
-  if (!unreadable) return void existing?.remove();
-  if (!existing) {
-    container.append(el('p', { class: 'owc-unreadable', 'data-owc-message-id': messageId }, t('unreadable')));
+/** Why a finished answer shows no source though it may have had some (hub.ts says when): its
+ * sources could not be read, or the connection dropped while it came in. Never for an answer
+ * that simply has none. */
+export type Missing = 'unreadable' | 'interrupted' | null;
+
+/** Where the list would be, one line saying why the answer's sources are missing, while they are. */
+export function noteMissing(container: Element, messageId: string, missing: Missing): void {
+  const existing = container.querySelector<HTMLElement>(`.owc-missing[data-owc-message-id="${CSS.escape(messageId)}"]`);
+  if (existing?.dataset.owcMissing === missing) return;
+  existing?.remove();
+  if (missing) {
+    const attributes = { class: 'owc-missing', 'data-owc-message-id': messageId, 'data-owc-missing': missing };
+    container.append(el('p', attributes, t(missing)));
   }
 }
 

@@ -145,7 +145,7 @@ test("an answer whose sources could not be read says so, in the place of the lis
         { view: () => view, ids: () => [view.messageId], subscribe: () => () => {} },
         turnedOff.signal,
       ).apply(message);
-      const notes = all(message, '.owc-unreadable').map(text);
+      const notes = all(message, '.owc-missing').map(text);
       assert.deepEqual(notes, unreadable ? ['Sources were sent with this answer, but they could not be read.'] : []);
       assert.equal(all(message, '.owc-sources').length, 0);
     } finally {

@@ -60,7 +60,7 @@ test('an answer whose sources could not be read says so where its list would be;
     (e) => routeEvent(hub, e as never, () => {}),
     () => {},
     () => {},
-    (id) => hub.unread(id, null),
+    { unread: (id) => hub.unread(id) },
   );
   const frame = (id: string, data: unknown, type = 'chat:completion') =>
     `42${JSON.stringify(['events', { chat_id: 'c1', message_id: id, data: { type, data } }])}`;
@@ -75,9 +75,23 @@ test('an answer whose sources could not be read says so where its list would be;
   const notice = (id: string) => {
     const message = answer(id, '<p>The answer.</p>');
     applyToMessage(message, hub.view(id)!);
-    return message.querySelector('.owc-unreadable')?.textContent ?? null;
+    return message.querySelector('.owc-missing')?.textContent ?? null;
   };
   assert.equal(notice('u1'), 'Sources were sent with this answer, but they could not be read.');
   assert.equal(notice('u2'), 'Sources were sent with this answer, but they could not be read.');
   assert.equal(notice('n1'), null);
+});
+
+test('an answer whose stream was cut by a dropped connection says its sources did not arrive', async () => {
+  const { createHub } = await import('../capture/hub.js');
+  const hub = createHub(() => 'en');
+  hub.asked('i1');
+  hub.reconnected();
+  hub.finish('i1', 'The answer.');
+  const message = answer('i1', '<p>The answer.</p>');
+  applyToMessage(message, hub.view('i1')!);
+  assert.equal(
+    message.querySelector('.owc-missing')?.textContent,
+    'The connection dropped while this answer came in: its sources, if it had any, did not arrive.',
+  );
 });

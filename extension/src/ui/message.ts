@@ -12,7 +12,7 @@ import { type Citation, citationNumbers, linkMarkers, type MarkerSpan, splitCite
 import { answerContainer, proseBlocks } from './answer.js';
 import { detachOrphans, renumber, type View } from './attachments.js';
 import { LINKERS, openWebuiRuns, type Pass } from './linkers/index.js';
-import { listKey, noteUnreadable, retrievedList, sourceList } from './list.js';
+import { listKey, noteMissing, retrievedList, sourceList } from './list.js';
 import { nativeStrip } from './native.js';
 import { labelCitations } from './places.js';
 import { settings, settingsKey } from './settings.js';
@@ -47,7 +47,7 @@ export function* passOver(message: HTMLElement, answer: AnswerView): Generator<v
   detachOrphans(message);
   const container = answerContainer(message);
   if (!container) return;
-  noteUnreadable(container, messageId, answer.unreadable === true);
+  noteMissing(container, messageId, answer.unreadable ? 'unreadable' : answer.interrupted ? 'interrupted' : null);
   if (citations.length === 0) return;
   const byIndex = new Map(citations.map((c) => [c.index, c]));
   const { byUrl, byRef } = citationNumbers(citations);
