@@ -26,7 +26,7 @@ from devstack.processes import ROOT
 from devstack.stack import running_stack
 
 SCENARIOS = Path(__file__).with_name("scenarios")
-SMOKE = Sizes(reps=1, heap_reps=1, heap_turns=3, reload_answers=10, leak_answers=6, warm_turn=3)
+SMOKE = Sizes(reps=1, heap_reps=1, heap_turns=3, reload_answers=10, leak_answers=6, warm_turn=3, busy_answers=10)
 
 
 def machine() -> str:

@@ -18,6 +18,7 @@ from bench.browser import EXTENSION_URL
 from bench.browser import Mode
 from bench.browser import Tab
 from bench.browser import open_tab
+from bench.busy import busy_machine
 from bench.heap import retained_through_script
 from bench.heap import take_snapshot
 from bench.relay import relay_rows
@@ -48,6 +49,7 @@ class Sizes:
     leak_answers: int = 300
     stream_timeout_ms: int = 120_000
     warm_turn: int = 10  # the answer of a page whose code is warm: its tenth
+    busy_answers: int = 100
 
 
 def alternating(reps: int) -> Iterator[Mode]:
@@ -575,6 +577,10 @@ def relay_filter(stack: Stack, browser: Browser, sizes: Sizes) -> list[Row]:
     return relay_rows()
 
 
+def busy_answers(stack: Stack, browser: Browser, sizes: Sizes) -> list[Row]:
+    return busy_machine(stack, browser, sizes.busy_answers)
+
+
 FIGURES = {
     "bundle": bundle_size,
     "non-streaming": non_streaming_400,
@@ -585,4 +591,5 @@ FIGURES = {
     "leak": retained_over_answers,
     "core": core_library,
     "relay": relay_filter,
+    "busy": busy_answers,
 }

@@ -3,9 +3,10 @@
 // - long tasks (PerformanceObserver 'longtask');
 // - when each message's `done` socket frame (after its last token) arrived;
 // - from then on: each change of that message's number of citation buttons, and each time
-//   Open WebUI changed the message.
+//   Open WebUI changed the message;
+// - how many sockets the page opened (more than one: it lost its connection and made another).
 (() => {
-  const probe = { longtasks: [], doneAt: {}, citeChanges: {}, renders: {} };
+  const probe = { longtasks: [], doneAt: {}, citeChanges: {}, renders: {}, sockets: 0 };
   window.__owcBench = probe;
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) probe.longtasks.push({ start: entry.startTime, duration: entry.duration });
@@ -40,6 +41,7 @@
   window.WebSocket = class extends NativeWebSocket {
     constructor(...args) {
       super(...args);
+      probe.sockets++;
       this.addEventListener('message', (event) => {
         if (typeof event.data !== 'string') return;
         const id = MESSAGE_ID.exec(event.data)?.[1];
