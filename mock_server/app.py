@@ -1,6 +1,8 @@
 import os
 import re
+from collections import defaultdict
 from collections.abc import Sequence
+from itertools import count
 from pathlib import Path
 
 from fastapi import FastAPI
@@ -104,6 +106,8 @@ def create_app(
     )
     app.state.scenarios = load_scenarios(list(extra_scenario_dirs))
     app.state.token_delay_ms = token_delay_ms
+    # Requests counted per model, for scenarios whose answers change on each attempt.
+    app.state.requests = defaultdict(count)
     app.state.first_token_delay_ms = first_token_delay_ms
     install_error_handlers(app)
     app.include_router(models.router)

@@ -5,6 +5,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field
+from itertools import product
 from typing import Any
 
 from .encoding import JsonStyle
@@ -40,6 +41,7 @@ class RequestFacts:
     base_url: str  # where the mock is reached, so that links in sources open on it
     prompt_tokens: int
     switches: Mapping[str, bool] = field(default_factory=dict)  # the scenario's switches, as the request set them
+    attempt: int = 0  # how many requests for this model came before: which of its `attempts` this one takes
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,9 @@ def _pieces(scenario: Scenario, renderer: Renderer) -> list[str]:
 def _prepare(scenario: Scenario, facts: RequestFacts) -> tuple[Renderer, list[str]]:
     """A renderer with the built-in variables, and the answer's stream pieces."""
     switches = {name: facts.switches.get(name, False) for name in scenario.switches}
-    renderer = Renderer(scenario.vars, {"model": facts.model, "base_url": facts.base_url, **switches})
+    attempt = scenario.attempts[facts.attempt % len(scenario.attempts)] if scenario.attempts else {}
+    variables = {**scenario.vars, **attempt}
+    renderer = Renderer(variables, {"model": facts.model, "base_url": facts.base_url, **switches})
     pieces = _pieces(scenario, renderer)
     usage = {
         "prompt_tokens": facts.prompt_tokens,
@@ -167,11 +171,11 @@ def switches_of(scenario: Scenario, request: Mapping[str, Any]) -> dict[str, boo
 
 
 def check_renders(scenario: Scenario, base_url: str) -> None:
-    """Render every endpoint in every mode once, with its switches all off and all on; raises
-    what a request would hit."""
-    for on in (False, True):
+    """Render every endpoint in every mode once, with its switches all off and all on, for each
+    of its attempts; raises what a request would hit."""
+    for on, attempt in product((False, True), range(max(len(scenario.attempts), 1))):
         switches = dict.fromkeys(scenario.switches, on)
-        facts = RequestFacts(model=scenario.name, base_url=base_url, prompt_tokens=1, switches=switches)
+        facts = RequestFacts(scenario.name, base_url, prompt_tokens=1, switches=switches, attempt=attempt)
         for kind in ENDPOINT_KINDS:
             endpoint = scenario.endpoint(kind)
             if endpoint is None:

@@ -105,6 +105,12 @@ class Scenario(_Strict):
         description="variables bound to what the request asks for: name -> a dotted path in the request "
         "body (`extra_body.reference`); the variable is true when the value there is true",
     )
+    attempts: list[dict[str, Any]] = Field(
+        [],
+        description="vars replaced on successive requests for this model, in turn (the first request takes the "
+        "first entry, the next the second, and round again): a regenerated answer, or the answer to an edited "
+        "question, with sources and text of its own",
+    )
     answer: list[str | WholeSegment] = Field(
         description="the answer text: strings are streamed word by word, {whole: …} as one chunk"
     )

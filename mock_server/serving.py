@@ -60,6 +60,7 @@ def serve(
         base_url=str(request.base_url),
         prompt_tokens=count_words(prompt),
         switches=switches_of(scenario, body),
+        attempt=next(request.app.state.requests[scenario_name]),
     )
     if not stream:
         return Response(render_body(scenario, kind, facts), media_type="application/json")

@@ -7,9 +7,11 @@ from pathlib import Path
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 
 from devstack.processes import free_port
 from devstack.stack import mock_server
+from mock_server.app import create_app
 from mock_server.registry import ScenarioError
 from mock_server.registry import load_scenarios
 from mock_server.rendering import RequestFacts
@@ -162,3 +164,17 @@ def test_a_stream_entry_repeats_over_one_list(tmp_path: Path, entry: str, reason
     )
     with pytest.raises(ScenarioError, match=reason):
         load_scenarios([tmp_path])
+
+
+def test_successive_requests_for_a_model_take_its_attempts_in_turn(tmp_path: Path) -> None:
+    # A regenerated answer asks the same question again: with attempts, it is answered otherwise.
+    (tmp_path / "tries.yaml").write_text(GOOD_CHAT + "answer: ['${reply}']\nattempts: [{reply: one}, {reply: two}]\n")
+    request = {"messages": [{"role": "user", "content": "x"}]}
+    with TestClient(create_app([tmp_path])) as client:
+
+        def reply(model: str) -> str:
+            response = client.post("/v1/chat/completions", json={**request, "model": model})
+            return response.json()["choices"][0]["message"]["content"]
+
+        replies = [reply("tries"), reply("perplexity"), reply("tries"), reply("tries")]
+    assert replies[::2] == ["one", "two"] and replies[3] == "one"  # counted per model, and round again
