@@ -1,6 +1,7 @@
 /** The citation core: pure functions, no DOM, no network; none of them throws. */
 
 export { type Accumulator, createAccumulator } from './accumulate.js';
+export { shownBranch } from './branch.js';
 export { type CitedSplit, splitCited } from './cited.js';
 export { bibtex } from './export/bibtex.js';
 export { cslJson } from './export/csl.js';

@@ -6,6 +6,7 @@
 
 import type { StoredMessage } from '../capture/hub.js';
 import { messageText } from '../capture/message-text.js';
+import { shownBranch } from '../core/index.js';
 import { createOpenWebuiApi } from './openwebui.js';
 import { pageToken, userOfToken } from './session.js';
 
@@ -20,38 +21,24 @@ export interface ReadChat {
   answers: ChatTurn[];
 }
 
-export type ChatReader = (chatId: string) => Promise<ReadChat>;
+/** `drawn`: the messages the page draws, in order: the branch on screen ends at the last one
+ * the stored chat holds (core/branch.ts). */
+export type ChatReader = (chatId: string, drawn: readonly string[]) => Promise<ReadChat>;
 
-// A crafted chat's parent links may loop or run on: the walk stops.
-const MAX_MESSAGES = 5_000;
-
-const isMessage = (value: unknown): value is StoredMessage & { role?: unknown } =>
-  typeof value === 'object' && value !== null;
-
-/** The answers on the way from the first message to `currentId`, as Open WebUI shows the chat. */
-export function branchOf(messages: Record<string, unknown>, currentId: unknown): ChatTurn[] {
-  const path: [string, StoredMessage][] = [];
-  const seen = new Set<string>();
-  let id = currentId;
-  while (typeof id === 'string' && Object.hasOwn(messages, id) && !seen.has(id) && path.length < MAX_MESSAGES) {
-    const message = messages[id];
-    if (!isMessage(message)) break;
-    seen.add(id);
-    path.push([id, message]);
-    id = message.parentId;
-  }
-  path.reverse();
-  return path.flatMap(([messageId, message], k) => {
+/** The answers of a branch (its message ids, oldest first), each with its question. */
+function answersOf(messages: Record<string, StoredMessage>, branch: readonly string[]): ChatTurn[] {
+  return branch.flatMap((messageId, k) => {
+    const message = messages[messageId]!;
     if (message.role !== 'assistant') return [];
-    const parent = path[k - 1]?.[1];
+    const parent = k > 0 ? messages[branch[k - 1]!] : undefined;
     const question = parent?.role === 'user' ? (messageText(parent) ?? null) : null;
     return [{ messageId, question, message }];
   });
 }
 
 export function createChatReader(fetch: typeof window.fetch): ChatReader {
-  return async (chatId) => {
+  return async (chatId, drawn) => {
     const chat = await createOpenWebuiApi(fetch, pageToken, userOfToken(pageToken()) ?? '').readChat(chatId);
-    return { title: chat.title, answers: branchOf(chat.messages, chat.currentId) };
+    return { title: chat.title, answers: answersOf(chat.messages, shownBranch(chat.messages, drawn, chat.currentId)) };
   };
 }

@@ -5,6 +5,8 @@
  * directly, beside Open WebUI's floating buttons and source strip.
  */
 
+import { isId } from '../ids.js';
+
 /** Every message Open WebUI draws, the user's and the answers: `#message-<id>`. */
 export const MESSAGES = '[id^="message-"]';
 const MESSAGE_ID = /^message-(.+)$/;
@@ -12,6 +14,13 @@ const MESSAGE_ID = /^message-(.+)$/;
 /** The message id of a message element (`message-<id>`). */
 export function messageId(message: Element): string | null {
   return MESSAGE_ID.exec(message.id)?.[1] ?? null;
+}
+
+/** The ids of the messages Open WebUI draws, in order: the branch on screen, its last message
+ * last (older ones of a long chat are drawn only once scrolled to). Ids are a chat's data: only
+ * those shaped as ids. A message being edited also draws `message-edit-<id>`, no message. */
+export function drawnMessageIds(): string[] {
+  return [...document.querySelectorAll(MESSAGES)].map(messageId).filter(isId);
 }
 
 export function answerContainer(message: Element): Element | null {

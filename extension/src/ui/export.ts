@@ -1,7 +1,8 @@
 /**
  * Exporting sources: one control on each source list, for that answer or the whole chat, as
  * Markdown with footnotes, CSL-JSON, BibTeX or RIS, downloaded as `<chat title>-sources.<ext>`.
- * The chat is read from Open WebUI (every answer of the branch shown, not only those drawn);
+ * The chat is read from Open WebUI (every answer of the branch shown, not only those drawn: the
+ * branch that ends at the last message drawn, which "<" ">" change without saving the chat);
  * each answer as the page shows it where the page has it, else as Open WebUI stored it.
  */
 
@@ -20,7 +21,7 @@ import {
 import { guard } from '../guard.js';
 import { isId } from '../ids.js';
 import type { ChatReader, ChatTurn } from '../persist/chat-reader.js';
-import { MESSAGES, messageId as messageIdOf } from './answer.js';
+import { drawnMessageIds } from './answer.js';
 import type { Feature, UiContext } from './context.js';
 import { el } from './dom.js';
 import { locale, t } from './i18n.js';
@@ -118,9 +119,11 @@ async function collect(
   scope: Scope,
 ): Promise<{ stem: string; title: string; answers: ExportedAnswer[] }> {
   const chatId = chatIdOfPage();
+  // The page's messages now, as the user clicked: the branch on screen ("<" ">" are not saved).
+  const drawn = drawnMessageIds();
   const chat =
     chatId && readChat
-      ? await readChat(chatId).catch((error: unknown) => {
+      ? await readChat(chatId, drawn).catch((error: unknown) => {
           console.warn(
             '[owui-citations] export: the stored chat could not be read; the answers on the page are exported',
             error,
@@ -132,8 +135,8 @@ async function collect(
   const stem = fileStem(title);
   if (!chat) {
     // A temporary chat, or one that could not be read: what the page has.
-    const ids = scope === 'chat' ? [...document.querySelectorAll(MESSAGES)].map(messageIdOf) : [messageId];
-    const answers = ids.flatMap((id) => (id && ui.answer(id)) || []);
+    const ids = scope === 'chat' ? drawn : [messageId];
+    const answers = ids.flatMap((id) => ui.answer(id) ?? []);
     return { stem: `${stem}${scope === 'answer' ? '-answer' : ''}`, title, answers };
   }
   if (scope === 'chat') return { stem, title, answers: chat.answers.map((turn) => exported(ui, turn)) };
