@@ -96,9 +96,13 @@ ANSWERS = """[...document.querySelectorAll('[id^="message-"]')].filter(e => e.qu
 FINISHED = """button[aria-label="Regenerate"], .regenerate-response-button, [class~="border-red-600/10"]"""
 
 
-def send(page: Page, text: str = "Which sources support this?", paste: bool = False) -> None:
-    # The newest answer now: the next `last_answer_id` waits for a newer one.
+def _expect_newer_answer(page: Page) -> None:
+    """The next `last_answer_id` waits for an answer newer than the one last drawn now."""
     page.evaluate(f"() => {{ window.__owcAnsweredBefore = {ANSWERS}.at(-1)?.id ?? ''; }}")
+
+
+def send(page: Page, text: str = "Which sources support this?", paste: bool = False) -> None:
+    _expect_newer_answer(page)
     page.click("#chat-input")
     if paste:  # one input event rather than one per character: for long runs of turns
         page.keyboard.insert_text(text)
@@ -109,10 +113,10 @@ def send(page: Page, text: str = "Which sources support this?", paste: bool = Fa
 
 def last_answer_id(page: Page, count: int = 1, timeout_ms: int = ANSWER_TIMEOUT_MS, finished: bool = True) -> str:
     """The id of the newest assistant message, once it is finished (``finished=False``: once it is
-    there, for an answer Open WebUI never finishes) and, after a `send`, newer than the answer
-    before it; without a `send` on the page, once the chat shows at least ``count`` answers. (Open
-    WebUI renders only the last 8 to 20 messages of a long chat, so after a `send` answers are not
-    counted.)"""
+    there, for an answer Open WebUI never finishes) and, after a `send` (or `regenerate`,
+    `edit_question`), newer than the answer before it; without one on the page, once the chat shows
+    at least ``count`` answers. (Open WebUI renders only the last 8 to 20 messages of a long chat, so
+    after a `send` answers are not counted.)"""
     page.wait_for_function(
         f"""([count, finished]) => {{ const m = {ANSWERS}, before = window.__owcAnsweredBefore;
                    const newer = before === undefined ? m.length >= count : m.length > 0 && m.at(-1).id !== before;
@@ -121,6 +125,45 @@ def last_answer_id(page: Page, count: int = 1, timeout_ms: int = ANSWER_TIMEOUT_
         timeout=timeout_ms,
     )
     return page.evaluate(f"() => {ANSWERS}.at(-1).id.slice(8)")
+
+
+def regenerate(page: Page, answer_id: str) -> None:
+    """Regenerates an answer as a user does: its Regenerate button, then, where Open WebUI opens a
+    menu there (its `regenerateMenu` setting, on by default), "Try Again"."""
+    _expect_newer_answer(page)
+    message = page.locator(f"#message-{answer_id}")
+    message.hover()
+    message.locator('button[aria-label="Regenerate"]:visible').click()
+    try_again = page.get_by_text("Try Again", exact=True)
+    try:
+        try_again.wait_for(timeout=2_000)
+    except PlaywrightTimeoutError:
+        return  # regenerated at once: no menu
+    try_again.click()
+
+
+def edit_question(page: Page, question_id: str, text: str) -> None:
+    """Edits a question as a user does (its Edit button, the text, Send): Open WebUI keeps both
+    versions, each with its own answer."""
+    _expect_newer_answer(page)
+    message = page.locator(f"#message-{question_id}")
+    message.hover()
+    message.locator("button.edit-user-message-button").click()
+    page.locator(f"#message-edit-{question_id}").fill(text)
+    page.locator("#confirm-edit-message-button").click()
+
+
+# "<" of the versions' "< 2/2 >": up to 0.6, a question's has no label.
+PREVIOUS_VERSION = 'button[aria-label="Previous message"], .self-center[dir="ltr"] > button:first-child'
+
+
+def show_previous_version(page: Page, message_id: str) -> None:
+    """Open WebUI's "<" under a message with versions (a regenerated answer, an edited question):
+    the chat shows the version before it, and the branch under that one."""
+    message = page.locator(f"#message-{message_id}")
+    message.hover()
+    message.locator(PREVIOUS_VERSION).first.click()
+    message.wait_for(state="detached")
 
 
 VISIBLE_NUMBERS = """id => [...document.querySelectorAll(`#message-${id} .owc-cite`)]

@@ -30,6 +30,8 @@ from tests.e2e.results import pytest_sessionfinish  # noqa: F401  (hooks: the re
 
 # Script-injection and malformed sources, for the hardening tests (test_hostile, test_malformed).
 HARDENING_SCENARIOS = [BUILT_IN_SCENARIOS / "hostile", BUILT_IN_SCENARIOS / "malformed"]
+# Scenarios only tests ask for (an answer that differs on each attempt: test_export).
+TEST_SCENARIOS = Path(__file__).parent / "scenarios"
 
 
 @contextmanager
@@ -63,7 +65,7 @@ def running_stack(
 
 @pytest.fixture(scope="session")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    with running_stack(tmp_path_factory, scenario_dirs=HARDENING_SCENARIOS) as running:
+    with running_stack(tmp_path_factory, scenario_dirs=[*HARDENING_SCENARIOS, TEST_SCENARIOS]) as running:
         yield running
 
 

@@ -3,7 +3,8 @@ tools use (from the package registries): after a reload, "Export → Whole chat"
 chat downloads Markdown with footnotes (markdown-it-py's footnote plugin), CSL-JSON (rendered by
 citeproc-py, a CSL processor), BibTeX (bibtexparser) and RIS (rispy), named after the chat, each
 holding every source Open WebUI stored for each answer. And Open WebUI's own "Download → Plain
-text" keeps each answer's cited sources after it."""
+text" keeps each answer's cited sources after it. After a regenerate or an edited question and
+Open WebUI's "<" back, both hold the version on screen."""
 
 import html
 import json
@@ -26,10 +27,13 @@ from playwright.sync_api import Page
 from playwright.sync_api import expect
 
 from devstack.owui import chat_id
+from devstack.owui import edit_question
 from devstack.owui import last_answer_id
 from devstack.owui import open_new_chat
+from devstack.owui import regenerate
 from devstack.owui import send
 from devstack.owui import set_user_settings
+from devstack.owui import show_previous_version
 from devstack.owui import stored_answer_text
 from devstack.owui import wait_until_stored
 from devstack.stack import Stack
@@ -40,6 +44,8 @@ pytestmark = pytest.mark.e2e
 
 MODEL = "azure-on-your-data"  # cites sources 1 to 3 of the 4 it returns, one with a quote and pages
 QUESTIONS = ["Which sources support this?", "And what do they say of costs?", "Anything on timing?"]
+# Other documents and text on each request (tests/e2e/scenarios): each version of an answer differs.
+VERSIONED_MODEL = "azure-on-your-data-attempts"
 
 
 def file_stem(title: str) -> str:
@@ -157,7 +163,8 @@ def test_a_whole_chat_exports_every_stored_source_in_four_formats_after_a_reload
     check_open_webui_download(page, stack, chat, answers, tmp_path)
 
 
-def check_open_webui_download(page: Page, stack: Stack, chat: str, answers: list[str], tmp_path: Path) -> None:
+def check_open_webui_download(page: Page, stack: Stack, chat: str, answers: list[str], tmp_path: Path) -> str:
+    """Open WebUI's own "Download → Plain text" holds each answer with its cited sources; its text."""
     page.locator("#chat-context-menu-button").click()
     page.get_by_text("Download", exact=True).hover()
     with page.expect_download() as started:
@@ -173,3 +180,50 @@ def check_open_webui_download(page: Page, stack: Stack, chat: str, answers: list
         assert written in text, text
         after = text.split(written, 1)[1].split("\n\n", 1)[0]
         assert [int(n) for n in re.findall(r"^- \[(\d+)\] ", after, re.M)] == cited, after
+    return text
+
+
+def stored_history(stack: Stack, chat: str) -> dict[str, Any]:
+    with stack.api() as api:
+        return api.get(f"/api/v1/chats/{chat}").json()["chat"]["history"]
+
+
+@pytest.mark.parametrize("change", ["regenerate", "edit"])
+def test_a_whole_chat_exports_the_version_on_screen_after_going_back_to_it(
+    page: Page, stack: Stack, tmp_path: Path, change: str
+) -> None:
+    """After a regenerate (or an edited question) and Open WebUI's "<" back to the first version,
+    "Export → Whole chat" holds that version's sources and text, as Open WebUI's own download then
+    does, though the stored chat still opens at the other version ("<" is not saved)."""
+    set_user_settings(stack, stream=True)
+    open_new_chat(page, stack, VERSIONED_MODEL)
+    send(page, QUESTIONS[0])
+    first = last_answer_id(page)
+    chat = chat_id(page)
+    assert all(wait_until_stored(page, stack, chat, [first]).values())
+    question = stored_history(stack, chat)["messages"][first]["parentId"]
+    if change == "regenerate":
+        regenerate(page, first)
+    else:
+        edit_question(page, question, f"{QUESTIONS[0]} For puppies?")
+    other = last_answer_id(page)
+    assert all(wait_until_stored(page, stack, chat, [other]).values())
+    expect(page.locator(f"#message-{other} .owc-sources")).to_have_count(1, timeout=15_000)
+    other_sources = sources_of(page, [other])[0]
+    # "<" under the version shown: the new answer, or the edited question.
+    versioned = other if change == "regenerate" else stored_history(stack, chat)["messages"][other]["parentId"]
+    show_previous_version(page, versioned)
+    expect(page.locator(f"#message-{first} .owc-sources")).to_have_count(1, timeout=15_000)
+    shown_sources = sources_of(page, [first])[0]
+    shown_titles, other_titles = [c["title"] for c in shown_sources], [c["title"] for c in other_sources]
+    assert set(shown_titles).isdisjoint(other_titles), "each version cites sources of its own"
+    assert stored_history(stack, chat)["currentId"] == other  # what the stored chat opens at
+
+    _, markdown = download(page, first, "Markdown", tmp_path)
+    shown_text, other_text = (stored_answer_text(stack, chat, a).split(" [doc")[0] for a in (first, other))
+    assert shown_text in markdown and other_text not in markdown, markdown
+    assert all(title in markdown for title in shown_titles) and not any(t in markdown for t in other_titles)
+    _, bibliography = download(page, first, "RIS", tmp_path)
+    check_ris(bibliography, shown_sources)
+    own = check_open_webui_download(page, stack, chat, [first], tmp_path)
+    assert other_text not in own, own  # Open WebUI's own download, at the same moment, holds the same version
