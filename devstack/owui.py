@@ -133,7 +133,7 @@ def regenerate(page: Page, answer_id: str) -> None:
     _expect_newer_answer(page)
     message = page.locator(f"#message-{answer_id}")
     message.hover()
-    message.locator('button[aria-label="Regenerate"]:visible').click()
+    message.locator('[aria-label="Regenerate"]:visible').click()  # 0.6: the menu's is a labelled div
     try_again = page.get_by_text("Try Again", exact=True)
     try:
         try_again.wait_for(timeout=2_000)
