@@ -126,7 +126,7 @@ def busy_machine(stack: Stack, browser: Browser, answers: int) -> list[Row]:
     # Bounded: the longest the answers may take, then the check of what was stored.
     with cpu_hogs(HOGS, answers * (ANSWER_TIMEOUT_MS + SHOWN_TIMEOUT_MS) / 1000):
         done, held, missing, sockets = stream_answers(stack, browser, answers)
-    label = f"10. busy machine ({HOGS} CPU hogs, page throttled ×{THROTTLING}), {answers} streamed answers"
+    label = f"11. busy machine ({HOGS} CPU hogs, page throttled ×{THROTTLING}), {answers} streamed answers"
     shown = row(f"{label}: answers without all their sources", "count", [len(held)], judged="median", limit=0)
     # A socket opened again means the page lost its connection: what was sent meanwhile never came.
     shown.detail = {"sockets the page opened": sockets, **({"what the extension held of them": held} if held else {})}
