@@ -4,7 +4,6 @@ functions API (the real one: tests/e2e/test_relay.py)."""
 
 import json
 import re
-import subprocess
 import threading
 from collections.abc import Iterable
 from collections.abc import Iterator
@@ -24,12 +23,13 @@ from owui_citations.relay_filter import MAX_RELAYED_BYTES
 from owui_citations.relay_filter import MAX_RELAYED_BYTES_PER_MESSAGE
 from owui_citations.relay_filter import Filter
 from owui_citations.relay_filter import dropped
+from tests.built_core import CORE
+from tests.built_core import call_core
 from tests.wire import CHAT_SCENARIOS
 from tests.wire import raw_chunks
 
 ROOT = Path(__file__).resolve().parent.parent
 GEMINI_THROUGH_LITELLM = ROOT / "extension" / "src" / "core" / "fixtures" / "litellm" / "gemini-grounding.sse"
-CORE = ROOT / "extension" / "dist" / "core.mjs"
 # Bytes relayed for an answer, at most: this many times the answer's text plus one copy of its
 # sources. What a field costs is paid once, and again only when its value changes: the most the
 # mock's scenarios need is a field that changes a few times (see the test).
@@ -160,23 +160,14 @@ def page_reads(chunks: list[dict], relays: list[dict | None]) -> list[dict]:
 def citations_in_page(streams: dict[str, list[dict]]) -> dict[str, dict]:
     """The citations the extension's core finds in each stream (extension/dist/core.mjs, `npm run build`)."""
     assert CORE.exists(), "build the extension first: npm run --silent build"
-    script = (
-        f"import {{ createAccumulator }} from {json.dumps(str(CORE))};"
-        "let input = ''; process.stdin.on('data', (d) => { input += d; });"
-        "process.stdin.on('end', () => { const out = {};"
-        "  for (const [name, items] of Object.entries(JSON.parse(input))) {"
-        "    const accumulator = createAccumulator(); items.forEach((item) => accumulator.add(item));"
-        "    out[name] = accumulator.result(); }"
-        "  console.log(JSON.stringify(out)); });"
+    return call_core(
+        """(core, streams) => Object.fromEntries(Object.entries(streams).map(([name, items]) => {
+          const accumulator = core.createAccumulator();
+          items.forEach((item) => accumulator.add(item));
+          return [name, accumulator.result()];
+        }))""",
+        streams,
     )
-    done = subprocess.run(
-        ["node", "--input-type=module", "-e", script],
-        input=json.dumps(streams),
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return json.loads(done.stdout)
 
 
 def test_fields_relayed_once_give_the_page_the_sources_relayed_on_every_chunk(streams: dict[str, list[dict]]) -> None:
