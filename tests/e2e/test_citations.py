@@ -14,6 +14,7 @@ from playwright.sync_api import Page
 from playwright.sync_api import expect
 
 from devstack.owui import Console
+from devstack.owui import chat_id
 from devstack.owui import last_answer_id
 from devstack.owui import native_source_strip
 from devstack.owui import open_new_chat
@@ -21,6 +22,7 @@ from devstack.owui import open_webui_version
 from devstack.owui import send
 from devstack.owui import set_user_settings
 from devstack.owui import wait_for_citation_numbers
+from devstack.owui import wait_until_stored
 from devstack.processes import ROOT
 from devstack.stack import Stack
 from devstack.stack import pinned_open_webui
@@ -199,6 +201,9 @@ def test_scenario_shows_its_sources_and_keeps_them_after_reload(
         expect_gap_shown(page, message_id, gap)
         return
     check_answer(page, message_id, seen)
+    # Storing the sources makes Open WebUI redraw the answer, which can swallow a click made
+    # meanwhile (a busy machine once lost the one below): the modal is tried once they are stored.
+    wait_until_stored(page, stack, chat_id(page), [message_id])
     check_preview_and_modal(page, message_id, seen)
     if seen.hidden:  # the producer's own source list gives way to ours
         own = page.locator(f"#message-{message_id} :is(h1, h2, h3, h4, li):not(.owc-sources *, .owc-retrieved *)")
