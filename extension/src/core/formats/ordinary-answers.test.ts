@@ -33,20 +33,54 @@ function pieces(text: string): string[] {
   return out;
 }
 
-/** The answer as each backend and Open WebUI carry it whole: a non-streamed OpenAI-compatible body,
- * Ollama's /api/chat body, Open WebUI's last chat:completion event and its stored message. */
+const USAGE = { prompt_tokens: 20, completion_tokens: 200, total_tokens: 220 };
+const SAFE = { filtered: false, severity: 'safe' };
+
+/** A non-streamed OpenAI-compatible body: the message's fields and the body's own beside it. */
+const completion = (message: object, top: object = {}, choice: object = {}) => ({
+  id: 'chatcmpl-1',
+  object: 'chat.completion',
+  created: CREATED,
+  model: MODEL,
+  choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: 'stop', ...choice }],
+  usage: USAGE,
+  ...top,
+});
+
+/** The answer as each backend and Open WebUI carry it whole: a non-streamed OpenAI-compatible body
+ * (plain; Claude and Gemini through LiteLLM, without citations or grounding; Azure OpenAI with its
+ * content filter results), Ollama's /api/chat and /api/generate bodies, Open WebUI's last
+ * chat:completion event and its stored message. */
 function wholes(text: string): Array<[string, unknown]> {
   return [
+    ['chat.completion', completion({ content: text })],
     [
-      'chat.completion',
-      {
-        id: 'chatcmpl-1',
-        object: 'chat.completion',
-        created: CREATED,
-        model: MODEL,
-        choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
-        usage: { prompt_tokens: 20, completion_tokens: 200, total_tokens: 220 },
-      },
+      'litellm claude',
+      completion({
+        content: text,
+        tool_calls: null,
+        function_call: null,
+        provider_specific_fields: { citations: null, thinking_blocks: null },
+      }),
+    ],
+    [
+      'litellm gemini',
+      completion(
+        { content: text, images: [], thinking_blocks: [] },
+        { vertex_ai_grounding_metadata: [], vertex_ai_url_context_metadata: [], vertex_ai_citation_metadata: [] },
+      ),
+    ],
+    [
+      'azure openai',
+      completion(
+        { content: text, refusal: null },
+        { prompt_filter_results: [{ prompt_index: 0, content_filter_results: { hate: SAFE, violence: SAFE } }] },
+        { content_filter_results: { hate: SAFE, protected_material_text: { filtered: false, detected: false } } },
+      ),
+    ],
+    [
+      'ollama /api/generate',
+      { model: MODEL, created_at: '2025-03-01T10:00:00Z', response: text, done: true, done_reason: 'stop' },
     ],
     [
       'ollama /api/chat',
@@ -97,7 +131,7 @@ function streams(text: string): Array<[string, unknown[]]> {
         chunk({ role: 'assistant', content: '' }),
         ...pieces(text).map((content) => chunk({ content })),
         chunk({}, 'stop'),
-        { ...chunk({}), choices: [], usage: { prompt_tokens: 20, completion_tokens: 200, total_tokens: 220 } },
+        { ...chunk({}), choices: [], usage: USAGE },
       ],
     ],
     [
