@@ -451,6 +451,14 @@ KINDS = ["see_also", "lead_in", "table", "steps", "code", "bibliography", "chang
 ANSWER_GROUPS: dict[str, str] = WORDS["answer_kinds"]
 
 
+def line_ends(rng: random.Random, text: str) -> str:
+    """Some answers as some backends send them: Windows line ends, or a trailing line break."""
+    roll = rng.random()
+    if roll < 0.08:
+        return text.replace("\n", "\r\n")
+    return text + "\n" if roll < 0.16 else text
+
+
 def answers(rng: random.Random, per_kind_and_language: int) -> list[dict[str, Any]]:
     maker = Answers(rng)
     groups = []
@@ -462,7 +470,7 @@ def answers(rng: random.Random, per_kind_and_language: int) -> list[dict[str, An
             tries = 0
             while made < per_kind_and_language and tries < per_kind_and_language * 20:
                 tries += 1
-                text = getattr(maker, kind)(lang, rng.choice(SUBJECTS))
+                text = line_ends(rng, getattr(maker, kind)(lang, rng.choice(SUBJECTS)))
                 if text not in seen:
                     seen.add(text)
                     texts.append(text)
