@@ -581,6 +581,45 @@ def ollama_generate_json(rng: random.Random) -> list[Any]:
     return out
 
 
+def completions_json(rng: random.Random) -> list[Any]:
+    """Text completions constrained to JSON: llama.cpp's /completion with `json_schema` (the JSON is
+    `content`) and the OpenAI-compatible /v1/completions of vLLM (guided_json) and LM Studio (`text`)."""
+    out: list[Any] = []
+    for n in range(30):
+        written = written_json(rng, bare=n % 2 == 0)
+        if n % 3 == 0:
+            timings = {"prompt_n": 40, "prompt_ms": 95.1, "predicted_n": 150, "predicted_ms": 2900.4}
+            out.append(
+                {
+                    "index": 0,
+                    "content": written,
+                    "tokens": [],
+                    "id_slot": n % 4,
+                    "stop": True,
+                    "model": "qwen2.5-7b-instruct-q4_k_m.gguf",
+                    "tokens_predicted": 150,
+                    "tokens_evaluated": 40,
+                    "stop_type": "eos",
+                    "stopping_word": "",
+                    "tokens_cached": 189,
+                    "timings": timings,
+                }
+            )
+        else:
+            choice = {"index": 0, "text": written, "logprobs": None, "finish_reason": "stop", "stop_reason": None}
+            out.append(
+                {
+                    "id": f"cmpl-json{n}",
+                    "object": "text_completion",
+                    "created": 1735690000 + n,
+                    "model": rng.choice(["Qwen/Qwen2.5-7B-Instruct", "granite-3.0-2b-instruct"]),
+                    "choices": [choice],
+                    "usage": {"prompt_tokens": 40, "completion_tokens": 150, "total_tokens": 190},
+                }
+            )
+    return out
+
+
 def ollama_chat_json(rng: random.Random) -> list[Any]:
     """Ollama /api/chat with `format`: the JSON string is the message's content."""
     out: list[Any] = []
@@ -1067,6 +1106,7 @@ PAYLOAD_GROUPS = [
     structured,
     ollama_generate_json,
     ollama_chat_json,
+    completions_json,
     tool_calls,
     function_results,
     model_lists,
