@@ -1133,7 +1133,8 @@ def payloads(rng: random.Random) -> list[dict[str, Any]]:
 
 
 def write(path: Path, value: dict[str, Any]) -> None:
-    path.write_text(json.dumps(value, ensure_ascii=False, indent=None, separators=(",", ":")) + "\n", encoding="utf-8")
+    """Indented as the hand-built half is, so that a regenerated file reads as a diff."""
+    path.write_text(json.dumps(value, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
 
 
 def main(out: Path = FIXTURES) -> None:
