@@ -1117,18 +1117,12 @@ PAYLOAD_GROUPS = [
 ]
 
 
-# Groups the current core misreads (by the function that makes them): a real bug each, kept in the
-# corpus (its test marks them to do) until the reader is mended, then the note goes.
-MISREAD: dict[str, str] = WORDS["misread"]
-
-
 def payloads(rng: random.Random) -> list[dict[str, Any]]:
     groups = []
     for make in PAYLOAD_GROUPS:
         about = WORDS["payload_groups"][make.__name__]
         unique = list({json.dumps(p, sort_keys=True): p for p in make(rng)}.values())
-        note = {"misread": MISREAD[make.__name__]} if make.__name__ in MISREAD else {}
-        groups.append({"name": about["name"], "from": about["from"], **note, "payloads": unique})
+        groups.append({"name": about["name"], "from": about["from"], "payloads": unique})
     return groups
 
 

@@ -46,6 +46,7 @@ const ELSEWHERE = new Set([
   'text',
   'parsed', // the answer as the SDKs parse structured output
   'answer',
+  'response', // Ollama's /api/generate answer, which may be JSON the model wrote
   'final_content',
   'reasoning',
   'reasoning_content',
