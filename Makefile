@@ -20,7 +20,7 @@ VENV_PY := .venv/bin/python
 export OWUI_VENV OWUI_VERSION OWUI_CACHE LITELLM_VENV
 
 .PHONY: help setup debian-packages build dist install-extension demo test test-mock test-e2e test-e2e-webext \
-	test-e2e-oldest test-matrix test-ts lint lock record-litellm record-markup producer-tables bench bench-core bench-relay fuzz fuzz-mock soak clean
+	test-e2e-oldest test-matrix test-ts lint lock record-litellm record-markup producer-tables recall bench bench-core bench-relay fuzz fuzz-mock soak clean
 .DEFAULT_GOAL := help
 
 help:
@@ -136,6 +136,12 @@ record-markup: setup install-extension
 # The README's and docs/formats.md's producer tables, from the scenario files' `docs` entries.
 producer-tables: .venv/.installed
 	PYTHONPATH=. $(VENV_PY) scripts/producer_tables.py
+
+# How much of the unnamed-backends corpus the built core reads (scripts/unnamed_recall.py): the half
+# to build from unless told, `make recall DIR=…`; RECALL_ARGS="--json out.json" for the rows.
+DIR ?= corpus/unnamed/build
+recall: .venv/.installed build
+	PYTHONPATH=. $(VENV_PY) scripts/unnamed_recall.py $(DIR) $(RECALL_ARGS)
 
 bench-core: node_modules/.installed
 	npm run --silent bench:core
