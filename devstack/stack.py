@@ -14,6 +14,8 @@ from pathlib import Path
 
 import httpx
 
+from mock_server.corpus import DEFAULT_CORPUS_DIRS
+from mock_server.corpus import load_corpus
 from mock_server.registry import load_scenarios
 
 from .litellm import MASTER_KEY
@@ -112,6 +114,8 @@ def _connections(mock_url: str, litellm_url: str, scenario_dirs: Sequence[Path])
     scenarios = load_scenarios(list(scenario_dirs))
     responses_only = [name for name, s in scenarios.items() if s.chat is None and s.responses]
     chat = [name for name, s in scenarios.items() if s.chat is not None]
+    # The unnamed backends the mock serves by default (mock_server/corpus.py) that speak OpenAI's API.
+    chat += [backend.model_id for backend in load_corpus(list(DEFAULT_CORPUS_DIRS)) if not backend.ollama]
     configs = {
         "0": {"enable": True, "model_ids": chat},
         "1": {"enable": True, "model_ids": responses_only, "api_type": "responses"},

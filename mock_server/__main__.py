@@ -7,6 +7,8 @@ from pathlib import Path
 import uvicorn
 
 from .app import create_app
+from .corpus import DEFAULT_CORPUS_DIRS
+from .corpus import CorpusError
 from .registry import ScenarioError
 
 
@@ -32,10 +34,21 @@ def main() -> int:
         metavar="DIR",
         help="load more scenario files from DIR (may be repeated)",
     )
+    corpus = parser.add_mutually_exclusive_group()
+    corpus.add_argument(
+        "--corpus",
+        type=Path,
+        action="append",
+        metavar="DIR",
+        help="serve the unnamed backends of DIR as models unnamed-<slug> (may be repeated; "
+        "default: corpus/unnamed/build)",
+    )
+    corpus.add_argument("--no-corpus", action="store_true", help="serve no unnamed backend")
     args = parser.parse_args()
+    corpus_dirs = [] if args.no_corpus else (args.corpus or DEFAULT_CORPUS_DIRS)
     try:
-        app = create_app(args.scenarios, args.token_delay_ms, args.first_token_delay_ms)
-    except ScenarioError as error:
+        app = create_app(args.scenarios, args.token_delay_ms, args.first_token_delay_ms, corpus_dirs=corpus_dirs)
+    except (ScenarioError, CorpusError) as error:
         print(f"mock_server: cannot start: {error}", file=sys.stderr)
         return 2
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")

@@ -15,6 +15,8 @@ from starlette.types import Receive
 from starlette.types import Scope
 from starlette.types import Send
 
+from .corpus import DEFAULT_CORPUS_DIRS
+from .corpus import load_corpus
 from .errors import error_response
 from .errors import install_error_handlers
 from .json_bodies import JsonBodies
@@ -96,15 +98,18 @@ def create_app(
     token_delay_ms: int = 0,
     first_token_delay_ms: int = 0,
     cors_origins: Sequence[str] | None = None,
+    corpus_dirs: Sequence[Path] = DEFAULT_CORPUS_DIRS,
 ) -> FastAPI:
     """``cors_origins``: the pages that may call it from a browser; by default
-    MOCK_SERVER_CORS_ORIGINS's, else any page on this machine."""
+    MOCK_SERVER_CORS_ORIGINS's, else any page on this machine. ``corpus_dirs``: the unnamed
+    backends served as models `unnamed-<slug>` (mock_server/corpus.py)."""
     app = FastAPI(
         title="Citation wire-format mock",
         description="An OpenAI-compatible server whose models are scenarios: each replays one "
         "producer's answer with its sources where that producer puts them.",
     )
     app.state.scenarios = load_scenarios(list(extra_scenario_dirs))
+    app.state.corpus = {backend.model_id: backend for backend in load_corpus(list(corpus_dirs))}
     app.state.token_delay_ms = token_delay_ms
     # Requests counted per model, for scenarios whose answers change on each attempt.
     app.state.requests = defaultdict(count)

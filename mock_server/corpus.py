@@ -14,6 +14,8 @@ from pydantic import model_validator
 ROOT = Path(__file__).resolve().parent.parent
 # Only the half to build from: the held-out half is measured once, by hand, never by default.
 BUILD_DIR = ROOT / "corpus" / "unnamed" / "build"
+# What the mock server serves unless told (`--corpus DIR`), and what the dev stack's Open WebUI lists.
+DEFAULT_CORPUS_DIRS: tuple[Path, ...] = (BUILD_DIR,)
 MODEL_PREFIX = "unnamed-"
 
 Api = Literal["openai-chat", "ollama-chat", "ollama-generate"]
@@ -100,6 +102,22 @@ class Backend(_Strict):
     @property
     def ollama(self) -> bool:
         return self.api in OLLAMA_APIS
+
+    def streamed_events(self) -> list[str]:
+        """The streamed lines as the events they make: an NDJSON line each; for SSE, each `data:` line
+        with the `event:` line before it, if any (the file writes them without blank lines between)."""
+        lines = (self.streamed or "").splitlines()
+        if self.ollama:
+            return [line for line in lines if line.strip()]
+        events: list[str] = []
+        pending: list[str] = []
+        for line in lines:
+            if line.startswith("event:"):
+                pending = [line]
+            elif line.startswith("data:"):
+                events.append("\n".join([*pending, line]))
+                pending = []
+        return events
 
 
 class CorpusError(Exception):

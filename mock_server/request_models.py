@@ -95,3 +95,12 @@ class OllamaChatRequest(BaseModel):
     model: str
     messages: list[OllamaMessage] = Field(min_length=1)
     stream: bool = True
+
+
+class OllamaGenerateRequest(BaseModel):
+    """Ollama's /api/generate (ollama api/types.go GenerateRequest): a prompt, streamed unless told not to."""
+
+    model_config = ConfigDict(extra="allow")
+    model: str
+    prompt: str = Field(min_length=1)
+    stream: bool = True

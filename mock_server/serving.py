@@ -1,4 +1,6 @@
-"""Replays a scenario as one endpoint answers: a JSON body, or its events paced like the producer's."""
+"""Replays a scenario as one endpoint answers: a JSON body, or its events paced like the producer's; and
+a backend of the unnamed corpus (mock_server/corpus.py), a model `unnamed-<slug>`, with its recorded
+bytes as the file writes them (no template: the corpus is what the backend sends)."""
 
 import asyncio
 import time
@@ -10,6 +12,8 @@ from fastapi import Request
 from fastapi import Response
 from fastapi.responses import StreamingResponse
 
+from .corpus import Api
+from .corpus import Backend
 from .errors import OpenAIError
 from .errors import unknown_model
 from .rendering import EndpointKind
@@ -21,13 +25,38 @@ from .rendering import switches_of
 from .request_models import count_words
 from .scenarios import OLLAMA_KINDS
 
+# The API a corpus backend speaks, by the endpoint asked: /v1/chat/completions, Ollama's /api/chat.
+CORPUS_APIS: dict[EndpointKind, Api] = {"chat": "openai-chat", "ollama": "ollama-chat"}
 
-async def _paced(events: list[StreamEvent], token_delay_ms: int) -> AsyncIterator[str]:
+
+async def paced(events: list[StreamEvent], token_delay_ms: int) -> AsyncIterator[str]:
     for position, event in enumerate(events):
         pause = event.delay_ms + (token_delay_ms if position else 0)
         if pause:
             await asyncio.sleep(pause / 1000)
         yield event.text
+
+
+def replay_recorded(request: Request, backend: Backend, api: Api | None, stream: bool) -> Response:
+    """A corpus backend's answer on the API it speaks (`api`: the endpoint asked), whole or streamed; a
+    mode it does not answer in is refused, as the backend refuses it, with a 400."""
+    if backend.api != api:
+        raise OpenAIError(
+            400,
+            f"The model `{backend.model_id}` does not support {request.url.path}.",
+            param="model",
+            code="unsupported_endpoint",
+        )
+    if not stream:
+        if backend.non_streamed is None:
+            raise OpenAIError(400, "This model answers only when streamed (stream: true)", param="stream")
+        return Response(backend.non_streamed.strip(), media_type="application/json")
+    if backend.streamed is None:
+        raise OpenAIError(400, "Streaming is not supported for this endpoint", param="stream")
+    # SSE events end with a blank line; NDJSON objects with a line break.
+    end, media_type = ("\n", "application/x-ndjson") if backend.ollama else ("\n\n", "text/event-stream")
+    events = [StreamEvent(event + end) for event in backend.streamed_events()]
+    return StreamingResponse(paced(events, request.app.state.token_delay_ms), media_type=media_type)
 
 
 def serve(
@@ -42,6 +71,8 @@ def serve(
 ) -> Response:
     """``scenario_name`` picks the scenario (the model id, or a path segment for a provider's own
     API, whose model ids are the provider's); ``model`` is the name its bodies carry."""
+    if (backend := request.app.state.corpus.get(scenario_name)) is not None:
+        return replay_recorded(request, backend, CORPUS_APIS.get(kind), stream)
     scenario = request.app.state.scenarios.get(scenario_name)
     if scenario is None:
         raise unknown_model(scenario_name)
@@ -68,4 +99,4 @@ def serve(
         raise OpenAIError(400, "Streaming is not supported for this endpoint", param="stream")
     events = render_stream(scenario, kind, facts, include_usage)
     media_type = "application/x-ndjson" if kind in OLLAMA_KINDS else "text/event-stream"
-    return StreamingResponse(_paced(events, request.app.state.token_delay_ms), media_type=media_type)
+    return StreamingResponse(paced(events, request.app.state.token_delay_ms), media_type=media_type)

@@ -49,39 +49,24 @@ READ_AS_THE_PAGE = """(core, answers) => answers.map(({ events, answer }) => {
 })"""
 
 
-def sse_events(lines: str) -> list[str]:
-    """SSE text as the events Open WebUI forwards one by one: each `data:` line with the `event:`
-    line before it, if any."""
-    events: list[str] = []
-    pending: list[str] = []
-    for line in lines.splitlines():
-        if line.startswith("event:"):
-            pending = [line]
-        elif line.startswith("data:"):
-            events.append("\n".join([*pending, line]))
-            pending = []
-    return events
-
-
-def ollama_events(body_or_lines: str, api: str) -> list[dict[str, Any]]:
+def relayed_ollama(lines: list[str], api: str) -> list[dict[str, Any]]:
     """Ollama's body, or its NDJSON lines, as what reaches the page: Open WebUI turns each object into
     an OpenAI chunk holding its text only (utils/response.py convert_response_ollama_to_openai and
     convert_streaming_response_ollama_to_openai); nothing else of it is relayed."""
     chunks = []
-    for line in body_or_lines.splitlines():
-        if not line.strip():
-            continue
+    for line in lines:
         value = json.loads(line)
-        text = value.get("response", "") if api == "ollama-generate" else (value.get("message") or {}).get("content")
+        text = value.get("response") if api == "ollama-generate" else (value.get("message") or {}).get("content")
         chunks.append({"choices": [{"index": 0, "delta": {"content": text or ""}}]})
     return chunks
 
 
 def page_events(backend: Backend, mode: str) -> list[Any]:
-    wire = getattr(backend, mode)
-    if backend.ollama:
-        return ollama_events(wire, backend.api)
-    return [json.loads(wire)] if mode == "non_streamed" else sse_events(wire)
+    if mode == "non_streamed":
+        body = backend.non_streamed or ""
+        return relayed_ollama([body], backend.api) if backend.ollama else [json.loads(body)]
+    events = backend.streamed_events()
+    return relayed_ollama(events, backend.api) if backend.ollama else list(events)
 
 
 @dataclass

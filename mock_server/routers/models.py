@@ -19,6 +19,9 @@ class ModelList(BaseModel):
 
 @router.get("/models")
 def list_models(request: Request) -> ModelList:
-    """One model per scenario served to OpenAI clients: the model id is the scenario's name."""
+    """One model per scenario served to OpenAI clients: the model id is the scenario's name; then one per
+    unnamed backend that speaks OpenAI's API, `unnamed-<slug>`."""
     scenarios = request.app.state.scenarios
-    return ModelList(data=[Model(id=name, owned_by=s.producer) for name, s in scenarios.items() if s.speaks_openai])
+    listed = [Model(id=name, owned_by=s.producer) for name, s in scenarios.items() if s.speaks_openai]
+    corpus = request.app.state.corpus
+    return ModelList(data=listed + [Model(id=name, owned_by=b.slug) for name, b in corpus.items() if not b.ollama])

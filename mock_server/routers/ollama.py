@@ -1,7 +1,8 @@
 """Ollama's API as LightRAG's server emulates it for Open WebUI's Ollama connection (HKUDS/LightRAG
 lightrag/api/routers/ollama_api.py): the models and their version, which Open WebUI asks for to
 list them (routers/ollama.py get_all_models: /api/tags, then /api/ps), and /api/chat, which replays
-a scenario that speaks Ollama. A model is such a scenario, named after it."""
+a scenario that speaks Ollama. A model is such a scenario, named after it; or an unnamed backend of
+the corpus that speaks Ollama's API (`unnamed-<slug>`, on /api/chat or /api/generate, as it does)."""
 
 from collections.abc import Callable
 from typing import TypeVar
@@ -13,8 +14,10 @@ from fastapi import Response
 from pydantic import BaseModel
 
 from ..errors import OLLAMA_ERROR_RESPONSES
+from ..errors import unknown_model
 from ..request_models import OllamaChatRequest
-from ..scenarios import Scenario
+from ..request_models import OllamaGenerateRequest
+from ..serving import replay_recorded
 from ..serving import serve
 
 router = APIRouter(prefix="/api", tags=["ollama"], responses=OLLAMA_ERROR_RESPONSES)
@@ -70,9 +73,11 @@ class Version(BaseModel):
 TAG = ":latest"
 
 
-def _ollama_scenarios(request: Request) -> dict[str, Scenario]:
-    """Each scenario that speaks Ollama, under its tagged name."""
-    return {name + TAG: s for name, s in request.app.state.scenarios.items() if s.speaks_ollama}
+def _ollama_models(request: Request) -> dict[str, str]:
+    """Each scenario that speaks Ollama, then each corpus backend that does, under its tagged name: its
+    producer (the backend's slug)."""
+    scenarios = {name + TAG: s.producer for name, s in request.app.state.scenarios.items() if s.speaks_ollama}
+    return scenarios | {name + TAG: b.slug for name, b in request.app.state.corpus.items() if b.ollama}
 
 
 @router.get("/version")
@@ -84,11 +89,11 @@ def version() -> Version:
 Model = TypeVar("Model", ListedModel, RunningModel)
 
 
-def _models(request: Request, model: type[Model], details: Callable[[Scenario], ModelDetails]) -> list[Model]:
-    """Each Ollama scenario as one of the model entries Ollama's API lists."""
+def _models(request: Request, model: type[Model], details: Callable[[str], ModelDetails]) -> list[Model]:
+    """Each Ollama model as one of the model entries Ollama's API lists."""
     return [
-        model(name=name, model=name, digest=f"sha256:{scenario.producer}", details=details(scenario))
-        for name, scenario in _ollama_scenarios(request).items()
+        model(name=name, model=name, digest=f"sha256:{producer}", details=details(producer))
+        for name, producer in _ollama_models(request).items()
     ]
 
 
@@ -99,7 +104,7 @@ def list_models(request: Request) -> ModelList:
         models=_models(
             request,
             ListedModel,
-            lambda scenario: ModelDetails(family=scenario.producer, families=[scenario.producer], parameter_size="13B"),
+            lambda producer: ModelDetails(family=producer, families=[producer], parameter_size="13B"),
         )
     )
 
@@ -118,3 +123,13 @@ def chat(request: Request, body: OllamaChatRequest) -> Response:
     messages = [message.model_dump() for message in body.messages]
     scenario = body.model.removesuffix(TAG)
     return serve(request, scenario, body.model, "ollama", body.model_dump(), messages, body.stream)
+
+
+@router.post("/generate")
+def generate(request: Request, body: OllamaGenerateRequest) -> Response:
+    """Only a corpus backend that speaks it (`api: ollama-generate`); LightRAG has no /api/generate."""
+    name = body.model.removesuffix(TAG)
+    backend = request.app.state.corpus.get(name)
+    if backend is None:
+        raise unknown_model(name)
+    return replay_recorded(request, backend, "ollama-generate", body.stream)
