@@ -44,7 +44,7 @@ READ_AS_THE_PAGE = """(core, answers) => answers.map(({ events, answer }) => {
     text,
     citations: chosen.citations.map((c) => ({ index: c.index, title: c.title, url: c.url, snippet: c.snippet })),
     spans: core.linkMarkers(text, chosen.citations).filter((s) => s.kind !== 'hide')
-      .map((s) => ({ start: s.start, end: s.end, indices: s.indices })),
+      .map((s) => ({ kind: s.kind, start: s.start, end: s.end, indices: s.indices })),
   };
 })"""
 
