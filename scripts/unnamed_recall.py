@@ -167,10 +167,10 @@ def measure(directory: Path) -> dict[str, Any]:
 
 
 def table(result: dict[str, Any]) -> str:
-    lines = [f"{'backend':34} {'mode':13} {'format':16} sources  citations  other"]
+    lines = [f"{'backend':34} {'mode':13} {'format':24} sources  citations  other"]
     for row in result["rows"]:
         lines.append(
-            f"{row['slug']:34} {row['mode']:13} {row['format'] or '-':16} "
+            f"{row['slug']:34} {row['mode']:13} {row['format'] or '-':24} "
             f"{row['sources_found']:>3}/{row['sources_expected']:<3}  {row['citations_placed']:>3}/"
             f"{row['citations_expected']:<3}     {row['sources_other']}"
         )
