@@ -120,7 +120,7 @@ test: setup install-extension
 	$(MAKE) --no-print-directory lint
 	npm run --silent typecheck
 	npm test --silent
-	$(VENV_PY) -m pytest -m "not every_format"
+	$(VENV_PY) -m pytest -m "not every_format" --durations=30
 	$(MAKE) --no-print-directory test-e2e-webext
 	$(MAKE) --no-print-directory test-e2e-oldest
 
