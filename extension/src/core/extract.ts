@@ -1,3 +1,4 @@
+import { DECLARED_FORMAT, declaredFormat } from './declared-read.js';
 import { finalize } from './finalize.js';
 import { FORMATS } from './formats/index.js';
 import { isObject, type JsonObject } from './json.js';
@@ -32,7 +33,9 @@ export function extractCitations(payload: unknown, options: ExtractOptions = {})
   }
   if (!body) return EMPTY();
   let unreadable: string | undefined;
-  for (const format of FORMATS) {
+  // A declaration is the admin's (or the user's) word for this model: read before any format.
+  const formats = options.declared ? [declaredFormat(options.declared), ...FORMATS] : FORMATS;
+  for (const format of formats) {
     try {
       const found = format.extract(body);
       if (found && found.drafts.length > 0) {
@@ -44,6 +47,9 @@ export function extractCitations(payload: unknown, options: ExtractOptions = {})
           citations,
           ...(omitted ? { omitted } : {}),
           ...(found.field ? { field: found.field } : {}),
+          ...(format.name === DECLARED_FORMAT && options.declared?.markers
+            ? { notation: options.declared.markers }
+            : {}),
         };
       }
       if (found) unreadable ??= format.name;

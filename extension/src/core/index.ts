@@ -3,6 +3,18 @@
 export { type Accumulator, createAccumulator } from './accumulate.js';
 export { shownBranch } from './branch.js';
 export { type CitedSplit, splitCited } from './cited.js';
+export {
+  DECLARATION_RULES,
+  DECLARATIONS_KEY,
+  type DeclarationJson,
+  type Declared,
+  declarationJson,
+  declarationsByModel,
+  declarationsText,
+  parseDeclarations,
+  validateDeclarations,
+} from './declared.js';
+export { DECLARED_FORMAT } from './declared-read.js';
 export { bibtex } from './export/bibtex.js';
 export { cslJson } from './export/csl.js';
 export { withSourcesAfterAnswers } from './export/download-text.js';

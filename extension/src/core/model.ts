@@ -1,5 +1,8 @@
 /** The one citation model every wire format is turned into. */
 
+import type { Declared } from './declared.js';
+import type { Notation } from './notations.js';
+
 /** How a score should be read, so that the UI never shows a fake percentage. */
 export type ScoreKind =
   | 'similarity' // 0..1, higher is better: may be shown as a percentage
@@ -66,6 +69,9 @@ export interface ExtractResult {
   omitted?: number;
   /** Where the reader of last resort (formats/generic.ts) found them, a path: `choices[0].message.references`. */
   field?: string;
+  /** The marker notation a declaration says the answer's text uses (notations.ts): linkMarkers reads
+   * brackets, footnotes, fullwidth and linked numbers in any answer; the others are not linked yet. */
+  notation?: Notation;
 }
 
 /** What a format parser returns: a citation before numbering, merging and clean-up. */
@@ -100,4 +106,6 @@ export interface Format {
 export interface ExtractOptions {
   /** BCP 47 language tag for the "Untitled source" fallback; default "en". */
   locale?: string;
+  /** The declaration for the answer's model (declared.ts), read before every format. */
+  declared?: Declared;
 }

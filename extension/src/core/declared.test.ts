@@ -1,0 +1,263 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+
+import {
+  DECLARATIONS_KEY,
+  declarationsByModel,
+  declarationsText,
+  parseDeclarations,
+  parsePath,
+  validateDeclarations,
+} from './declared.js';
+import { extractCitations } from './extract.js';
+import { linkMarkers } from './markers.js';
+
+interface Examples {
+  good: Array<{ name: string; json: unknown }>;
+  bad: Array<{ name: string; json: unknown; errors: string[] }>;
+}
+const examples: Examples = JSON.parse(readFileSync(new URL('./fixtures/declarations.json', import.meta.url), 'utf8'));
+
+/** One valid declaration, from its JSON. */
+const declared = (backend: Record<string, unknown>) => {
+  const { backends, errors } = validateDeclarations({ backends: [backend] });
+  assert.deepEqual(errors, []);
+  return backends[0]!;
+};
+
+test('good declarations validate, and are written back as the same JSON', () => {
+  for (const { name, json } of examples.good) {
+    const { backends, errors } = validateDeclarations(json);
+    assert.deepEqual(errors, [], name);
+    const again = validateDeclarations(JSON.parse(declarationsText(backends)));
+    assert.deepEqual(again.errors, [], name);
+    assert.deepEqual(
+      again.backends.map((b) => b.json),
+      backends.map((b) => b.json),
+      name,
+    );
+  }
+});
+
+test('each kind of bad declaration: one clear error per problem, naming the backend and the field, nothing applied', () => {
+  for (const { name, json, errors } of examples.bad) {
+    const result = validateDeclarations(json);
+    assert.deepEqual(result.errors, errors, name);
+    // A backend with an error is never applied, even when others are.
+    for (const backend of result.backends)
+      assert.ok(!errors.some((e) => e.includes(`(${JSON.stringify(backend.models[0])})`)), name);
+  }
+});
+
+test('attack: a prototype key never reaches an object: JSON text with "__proto__" is refused, not assigned', () => {
+  const text =
+    '{"backends": [{"models": ["m"], "sources": {"path": "r"}, "fields": {"title": "t", "url": "u", "__proto__": "polluted"}}]}';
+  const { backends, errors } = parseDeclarations(text);
+  assert.equal(backends.length, 0);
+  assert.match(errors[0]!, /fields: unknown key "__proto__"/);
+  assert.equal(({} as Record<string, unknown>).polluted, undefined);
+});
+
+test('attack: caps on backends, models, text, errors', () => {
+  const backend = { models: ['m'], sources: { text: { separator: true } } };
+  const many = { backends: Array.from({ length: 51 }, (_, i) => ({ ...backend, models: [`m${i}`] })) };
+  assert.deepEqual(validateDeclarations(many).errors, ['backends: more than 50']);
+  const models = { backends: [{ ...backend, models: Array.from({ length: 21 }, (_, i) => `m${i}`) }] };
+  assert.deepEqual(validateDeclarations(models).errors, ['backends[0] ("m0"): models: more than 20']);
+  assert.deepEqual(parseDeclarations(' '.repeat(100_001)).errors, ['longer than 100000 characters']);
+  const bad = { backends: Array.from({ length: 50 }, () => ({ models: [] })) };
+  const errors = validateDeclarations(bad).errors;
+  assert.equal(errors.length, 51);
+  assert.equal(errors.at(-1), '… and 50 more');
+});
+
+test('attack: deep nesting and huge values cost one error and no recursion', () => {
+  const deep = `{"backends": [{"models": ["m"], "sources": {"text": {"separator": true}}, "x": ${'['.repeat(5000)}${']'.repeat(5000)}}]}`;
+  assert.deepEqual(parseDeclarations(deep).errors, ['backends[0] ("m"): unknown key "x"']);
+  assert.match(parseDeclarations('{"backends": [').errors[0]!, /^not JSON: /);
+  assert.deepEqual(parseDeclarations(null).errors, ['must be JSON text']);
+  // A path of 200 characters with 100 steps is read in one pass.
+  const long = Array.from({ length: 100 }, () => 'a')
+    .join('.')
+    .slice(0, 199);
+  assert.equal(typeof parsePath(long), 'object');
+  assert.equal(parsePath('a'.repeat(201)), 'longer than 200 characters');
+});
+
+test('the browser declares a model the admin declares too: the browser wins for that model only', () => {
+  const admin = validateDeclarations({
+    backends: [{ models: ['a', 'b'], sources: { text: { heading: 'Sources' } } }],
+  }).backends;
+  const browser = validateDeclarations({
+    backends: [{ models: ['b'], sources: { text: { separator: true } } }],
+  }).backends;
+  const byModel = declarationsByModel(admin, browser);
+  assert.equal(byModel.get('a')?.sources.kind, 'heading');
+  assert.equal(byModel.get('b')?.sources.kind, 'separator');
+  assert.equal(DECLARATIONS_KEY, 'owui-citations:backends');
+});
+
+const myRag = () =>
+  declared({
+    models: ['my-rag'],
+    sources: { path: 'choices[0].message.kb_hits' },
+    fields: { title: 'doc.caption', url: 'doc.at', text: 'excerpt', page: 'pg', score: 'rel', number: 'n' },
+    markers: 'brackets',
+  });
+
+test('a path no format reads: every field at its relative path, numbered by the number field, markers linked', () => {
+  const body = {
+    choices: [
+      {
+        message: {
+          content: 'Dogs sleep a lot [7] and eat twice a day [9].',
+          kb_hits: [
+            {
+              n: 7,
+              doc: { caption: 'Sleep', at: 'https://dogs.example/sleep' },
+              excerpt: 'Dogs sleep 12 hours.',
+              pg: 3,
+              rel: 0.9,
+            },
+            { n: 9, doc: { caption: 'Food', at: 'https://dogs.example/food' }, excerpt: 'Twice a day.' },
+          ],
+        },
+      },
+    ],
+  };
+  assert.equal(extractCitations(body).citations.length, 0, 'no built-in format reads it');
+  const result = extractCitations(body, { declared: myRag() });
+  assert.equal(result.format, 'declared');
+  assert.equal(result.field, 'choices[0].message.kb_hits');
+  assert.equal(result.notation, 'brackets');
+  assert.deepEqual(
+    result.citations.map((c) => [c.index, c.title, c.url, c.snippet, c.page, c.score, c.refs]),
+    [
+      [1, 'Sleep', 'https://dogs.example/sleep', 'Dogs sleep 12 hours.', 3, 0.9, [7]],
+      [2, 'Food', 'https://dogs.example/food', 'Twice a day.', null, null, [9]],
+    ],
+  );
+  const text = body.choices[0]!.message.content;
+  assert.deepEqual(
+    linkMarkers(text, result.citations).map((s) => [text.slice(s.start, s.end), s.indices]),
+    [
+      ['[7]', [1]],
+      ['[9]', [2]],
+    ],
+  );
+});
+
+test('a streamed chunk: the delta path is read in the merged stream; numbered from the base when items have no number', () => {
+  const backend = declared({
+    models: ['m'],
+    sources: { path: 'choices[0].delta.refs' },
+    fields: { title: 'name', url: 'href' },
+    numbering: 0,
+  });
+  const chunks = [
+    { choices: [{ delta: { content: 'A [0] and B [1].' } }] },
+    {
+      choices: [
+        {
+          delta: {
+            refs: [
+              { name: 'A', href: 'https://a.example/' },
+              { name: 'B', href: 'https://b.example/' },
+            ],
+          },
+        },
+      ],
+    },
+  ];
+  const result = extractCitations(chunks, { declared: backend });
+  assert.deepEqual(
+    result.citations.map((c) => [c.title, c.refs]),
+    [
+      ['A', [0]],
+      ['B', [1]],
+    ],
+  );
+});
+
+test('attack: a non-http link is dropped (urls.ts), the source kept by its title; prototype fields are not read', () => {
+  const backend = declared({ models: ['m'], sources: { path: 'refs' }, fields: { title: 'title', url: 'url' } });
+  const body = JSON.parse(
+    '{"refs": [{"title": "Evil", "url": "javascript:alert(1)"}, {"title": "Data", "url": "data:text/html,x"}, {"url": "https://ok.example/"}]}',
+  );
+  const citations = extractCitations(body, { declared: backend }).citations;
+  assert.deepEqual(
+    citations.map((c) => [c.title, c.url]),
+    [
+      ['Evil', null],
+      ['Data', null],
+      ['ok.example', 'https://ok.example/'],
+    ],
+  );
+  // A path's names are own fields only: an item's inherited `constructor` is no title.
+  const inherited = declared({ models: ['m'], sources: { path: 'refs' }, fields: { title: 'toString', text: 'x' } });
+  assert.equal(extractCitations({ refs: [{}] }, { declared: inherited }).citations.length, 0);
+});
+
+test('a declaration that finds nothing leaves the built-in formats to read the payload', () => {
+  const body = { citations: ['https://a.example/'], choices: [{ message: { content: 'x [1]' } }] };
+  const plain = extractCitations(body);
+  const withDeclaration = extractCitations(body, { declared: myRag() });
+  assert.equal(withDeclaration.format, plain.format);
+  assert.ok(plain.citations.length > 0);
+});
+
+const answer = (content: string) => ({ choices: [{ message: { role: 'assistant', content } }] });
+
+test('a list in the text under its heading: each line kind, numbered as written or from the base', () => {
+  const backend = declared({ models: ['w'], sources: { text: { heading: 'Sources' } }, markers: 'linked-number' });
+  const text = [
+    'Dogs dream [1] and cats purr [2].',
+    '',
+    '**Sources:**',
+    '[1] Dog dreams https://a.example/dreams',
+    '2. [Cat purring](https://b.example/purr)',
+    '- [Birds](https://c.example/)',
+    'https://d.example/bare',
+    '',
+    'Ask me more.',
+  ].join('\n');
+  const result = extractCitations(answer(text), { declared: backend });
+  assert.equal(result.field, 'text under "Sources"');
+  assert.deepEqual(
+    result.citations.map((c) => [c.title, c.url, c.refs]),
+    [
+      ['Dog dreams', 'https://a.example/dreams', [1]],
+      ['Cat purring', 'https://b.example/purr', [2]],
+      ['Birds', 'https://c.example/', [3]],
+      ['d.example/bare', 'https://d.example/bare', [4]],
+    ],
+  );
+});
+
+test('after a --- line, 0-based; a heading elsewhere or none reads nothing', () => {
+  const separated = declared({ models: ['s'], sources: { text: { separator: true } }, numbering: 0 });
+  const text = 'Answer [0].\n\n---\n- [Zero](https://z.example/)\n- [One](https://o.example/)';
+  assert.deepEqual(
+    extractCitations(answer(text), { declared: separated }).citations.map((c) => [c.title, c.refs]),
+    [
+      ['Zero', [0]],
+      ['One', [1]],
+    ],
+  );
+  const headed = declared({ models: ['h'], sources: { text: { heading: 'Références' } } });
+  assert.equal(extractCitations(answer('No list here.\n- [A](https://a.example/)'), { declared: headed }).format, null);
+  assert.equal(
+    extractCitations(answer('## RÉFÉRENCES\n- [A](javascript:alert(1))'), { declared: headed }).citations.length,
+    0,
+    'a line whose link is not http(s) is no item',
+  );
+});
+
+test('attack: a long text list line by line, linear (a million characters read)', () => {
+  const backend = declared({ models: ['s'], sources: { text: { separator: true } } });
+  const line = (n: number) => `[${n}] ${'[1] '.repeat(20)}title ${'-'.repeat(1000)}`;
+  const text = `x\n---\n${Array.from({ length: 1000 }, (_, i) => line(i + 1)).join('\n')}`;
+  const result = extractCitations(answer(text), { declared: backend });
+  assert.equal(result.citations.length, 1000);
+});
