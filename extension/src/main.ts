@@ -4,6 +4,7 @@
  */
 
 import { createChatActivity } from './capture/chat-activity.js';
+import { createDeclarations, loadAdminDeclarations } from './capture/declarations.js';
 import { createDirectRequests } from './capture/direct-requests.js';
 import { createEchoFilter } from './capture/echoes.js';
 import { routeEvent, routeText } from './capture/events.js';
@@ -11,6 +12,7 @@ import { tapFetch } from './capture/fetch.js';
 import { createHub } from './capture/hub.js';
 import { createPacketReader, tapPolling, tapWebSocket } from './capture/socket.js';
 import { warnAboutSources } from './capture/source-warnings.js';
+import { DECLARATIONS_KEY } from './core/index.js';
 import { guard, offSignal } from './guard.js';
 import { createChatReader } from './persist/chat-reader.js';
 import { startStore } from './persist/store.js';
@@ -29,7 +31,8 @@ declare global {
 guard('boot', () => {
   // Loaded twice (a page that adds the script again): the first copy already taps everything.
   if (window.owuiCitations) return;
-  const hub = createHub(locale);
+  const declarations = guard('capture', createDeclarations)();
+  const hub = createHub(locale, declarations);
   window.owuiCitations = {
     version: VERSION,
     citations: (messageId: string) => hub.citations(messageId).citations,
@@ -53,8 +56,19 @@ guard('boot', () => {
   guard('capture', tapWebSocket)(read, createEchoFilter(), capture);
   guard('capture', tapPolling)(read, capture);
   const activity = createChatActivity();
-  activity.onAsk(guard('capture', (messageId: string) => hub.asked(messageId)));
+  activity.onAsk(guard('capture', (messageId: string, model: string | null) => hub.asked(messageId, model)));
   const fetch = guard('capture', tapFetch)(hub, direct, activity, capture) ?? window.fetch.bind(window);
+  if (declarations) {
+    void loadAdminDeclarations(declarations, fetch);
+    // This browser's declarations saved, by another tab, or by this page, which then dispatches a
+    // StorageEvent with this key itself (a tab gets no storage event of its own writes).
+    window.addEventListener(
+      'storage',
+      guard('capture', (event: StorageEvent) => {
+        if (event.key === null || event.key === DECLARATIONS_KEY) declarations.reload();
+      }),
+    );
+  }
   hub.subscribe(guard('capture', warnAboutSources(hub)));
   guard('persist', startStore)(hub, fetch, activity);
   // Not the UI's: with the UI off, the sources persist stored still make Open WebUI draw favicons.

@@ -15,8 +15,9 @@ import { keepLast } from '../bounded.js';
 export interface ChatActivity {
   /** The fetch tap's report of a request; returns what to call once its response has arrived. */
   request(path: string, method: string, body: unknown): (() => void) | undefined;
-  /** Tells `listener` of each answer this page asks for (its message id, chosen by the page). */
-  onAsk(listener: (messageId: string) => void): void;
+  /** Tells `listener` of each answer this page asks for (its message id, chosen by the page, and
+   * the Open WebUI model asked, when the request names one). */
+  onAsk(listener: (messageId: string, model: string | null) => void): void;
   /** Tells `listener` when the page's sign-in request has been answered (the app then keeps its new token). */
   onSignIn(listener: () => void): void;
   /** Resolves once no close or write of the chat is on its way and none landed for `quietMs`,
@@ -40,7 +41,7 @@ const QUIET_MS = 1000;
 const MAX_CHATS = 100;
 
 /** A string field of a JSON request body (a request for an answer: once per answer). */
-function field(body: unknown, name: 'id' | 'chat_id'): string | null {
+function field(body: unknown, name: 'id' | 'chat_id' | 'model'): string | null {
   if (typeof body !== 'string') return null;
   try {
     const value: unknown = JSON.parse(body)?.[name];
@@ -52,7 +53,7 @@ function field(body: unknown, name: 'id' | 'chat_id'): string | null {
 
 export function createChatActivity(now: () => number = () => performance.now()): ChatActivity {
   const chats = new Map<string, { onTheirWay: number; lastLanded: number }>();
-  const askListeners: Array<(messageId: string) => void> = [];
+  const askListeners: Array<(messageId: string, model: string | null) => void> = [];
   const signInListeners: Array<() => void> = [];
   const chat = (id: string) => {
     let entry = chats.get(id);
@@ -69,7 +70,8 @@ export function createChatActivity(now: () => number = () => performance.now()):
       if (method !== 'POST') return undefined;
       if (path === '/api/chat/completions') {
         const id = field(body, 'id');
-        if (id) askListeners.forEach((listener) => listener(id));
+        const model = id && field(body, 'model');
+        if (id) askListeners.forEach((listener) => listener(id, model || null));
         return undefined;
       }
       if (SIGN_IN.test(path)) return () => signInListeners.forEach((listener) => listener());

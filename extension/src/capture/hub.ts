@@ -9,9 +9,11 @@ import {
   type Citation,
   chooseCitations,
   createAccumulator,
+  type Declared,
   type ExtractResult,
   extractCitations,
 } from '../core/index.js';
+import type { Declarations } from './declarations.js';
 import { messageText } from './message-text.js';
 
 export interface MessageState {
@@ -30,6 +32,9 @@ export interface MessageState {
   interrupted: boolean;
   /** Asked for by this page (its request seen). */
   asked: boolean;
+  /** The Open WebUI model that answers it, when known (the page's request, the stored message):
+   * a declared backend applies by model. */
+  model: string | null;
 }
 
 /** What the UI shows of an answer, read from the hub in one place. */
@@ -58,6 +63,7 @@ export interface StoredMessage {
   done?: unknown;
   role?: unknown;
   parentId?: unknown;
+  model?: unknown;
 }
 
 export interface Hub {
@@ -71,8 +77,8 @@ export interface Hub {
   finish(messageId: string, content?: string): void;
   /** A frame about the message came that could not be read. */
   unread(messageId: string): void;
-  /** This page asked for the answer (its id chosen by the page). */
-  asked(messageId: string): void;
+  /** This page asked for the answer (its id chosen by the page), of `model` when known. */
+  asked(messageId: string, model?: string | null): void;
   /** The socket was closed and opened again: the answers asked or streaming lost what came meanwhile. */
   reconnected(): void;
   /** A finished answer whose citations are final (stored): only they and the text are kept
@@ -102,14 +108,19 @@ function remember<V>(cache: Map<string, V>, key: string, value: V): V {
   return value;
 }
 
-export function createHub(locale: () => string): Hub {
+export function createHub(locale: () => string, declarations?: Pick<Declarations, 'forModel' | 'onChange'>): Hub {
   const messages = new Map<string, MessageState>();
   const listeners = new Set<Listener>();
+  const declaredFor = (messageId: string): Declared | undefined => {
+    const model = messages.get(messageId)?.model;
+    return model ? declarations?.forModel(model) : undefined;
+  };
   // What streamed is parsed again only when more was added, not at every change (an answer
   // finishing, a stored copy fetched): for a large answer that is the extension's biggest cost.
-  const parsedStreams = new Map<string, { adds: number; result: ExtractResult }>();
+  // Each parsed again when the declaration for the answer's model changes (learned, loaded, saved).
+  const parsedStreams = new Map<string, { adds: number; declared?: Declared; result: ExtractResult }>();
   const adds = new Map<string, number>();
-  const written = new Map<string, { content: string; result: ExtractResult }>();
+  const written = new Map<string, { content: string; declared?: Declared; result: ExtractResult }>();
   // The sources Open WebUI stored on a message (a chat opened or reloaded), parsed when first
   // asked for: a chat brings hundreds of answers at once, and the page draws them first.
   const stored = new Map<string, { sources?: unknown[]; result?: ExtractResult }>();
@@ -124,10 +135,12 @@ export function createHub(locale: () => string): Hub {
   };
   const fromText = (messageId: string, content: string): ExtractResult => {
     let read = written.get(messageId);
-    if (read?.content !== content) {
+    const declared = declaredFor(messageId);
+    if (read?.content !== content || read.declared !== declared) {
       read = remember(written, messageId, {
         content,
-        result: extractCitations({ choices: [{ message: { content } }] }, { locale: locale() }),
+        declared,
+        result: extractCitations({ choices: [{ message: { content } }] }, { locale: locale(), declared }),
       });
     }
     return read.result;
@@ -139,13 +152,19 @@ export function createHub(locale: () => string): Hub {
       entry = {
         messageId,
         chatId,
-        accumulator: createAccumulator({ locale: locale() }),
+        accumulator: createAccumulator({
+          locale: locale(),
+          get declared() {
+            return declaredFor(messageId);
+          },
+        }),
         content: '',
         done: false,
         live: false,
         unread: false,
         interrupted: false,
         asked: false,
+        model: null,
       };
       keepLast(messages.set(messageId, entry), MAX_MESSAGES);
     }
@@ -169,9 +188,10 @@ export function createHub(locale: () => string): Hub {
     const entry = messages.get(messageId);
     if (!entry) return { format: null, citations: [] };
     const added = adds.get(messageId) ?? 0;
+    const declared = declaredFor(messageId);
     let parsed = parsedStreams.get(messageId);
-    if (parsed?.adds !== added) {
-      parsed = remember(parsedStreams, messageId, { adds: added, result: entry.accumulator.result() });
+    if (parsed?.adds !== added || parsed.declared !== declared) {
+      parsed = remember(parsedStreams, messageId, { adds: added, declared, result: entry.accumulator.result() });
     }
     return chooseCitations({
       streamed: parsed.result,
@@ -179,6 +199,12 @@ export function createHub(locale: () => string): Hub {
       stored: () => storedCitations(messageId),
     });
   };
+
+  // Declarations arrive after the page starts (the admin's file) or change (saved in the page):
+  // the answers of a declared model are read again.
+  declarations?.onChange(() => {
+    for (const entry of messages.values()) if (declaredFor(entry.messageId)) changed(entry);
+  });
 
   return {
     get: (messageId) => messages.get(messageId),
@@ -189,6 +215,7 @@ export function createHub(locale: () => string): Hub {
     },
     setStored(messageId, chatId, message) {
       const entry = state(messageId, chatId);
+      if (typeof message.model === 'string') entry.model = message.model;
       if (Array.isArray(message.sources)) keepLast(stored.set(messageId, { sources: message.sources }), MAX_MESSAGES);
       else stored.delete(messageId);
       // The app reloads a chat while an answer may still stream: a stored copy can be older
@@ -210,8 +237,10 @@ export function createHub(locale: () => string): Hub {
       entry.unread = entry.live = true;
       changed(entry);
     },
-    asked(messageId) {
-      state(messageId, null).asked = true;
+    asked(messageId, model) {
+      const entry = state(messageId, null);
+      entry.asked = true;
+      if (model) entry.model = model;
     },
     reconnected() {
       for (const entry of messages.values()) {
@@ -222,7 +251,8 @@ export function createHub(locale: () => string): Hub {
       const entry = messages.get(messageId);
       if (!entry?.done) return;
       const parsed = parsedStreams.get(messageId);
-      const result = parsed && parsed.adds === adds.get(messageId) ? parsed.result : entry.accumulator.result();
+      const current = parsed && parsed.adds === adds.get(messageId) && parsed.declared === declaredFor(messageId);
+      const result = current ? parsed.result : entry.accumulator.result();
       entry.accumulator = settledAccumulator(result, entry.content ? '' : entry.accumulator.text()); // the text once
     },
     citations,

@@ -6,6 +6,7 @@
  * one line naming their field, so that the backend's author knows what to ask us for.
  */
 
+import { DECLARED_FORMAT } from '../core/index.js';
 import { noteOnce, warnOnce } from '../guard.js';
 import type { Hub, MessageState } from './hub.js';
 
@@ -14,7 +15,9 @@ export function warnAboutSources(hub: Hub): (state: MessageState) => void {
     if (!state.done) return;
     const { format, unreadable, omitted, field } = hub.citations(state.messageId);
     const message = state.messageId;
-    if (field)
+    if (field && format === DECLARED_FORMAT)
+      noteOnce(`declared:${field}`, `sources of message ${message} read from ${field}, as declared for its model.`);
+    else if (field)
       noteOnce(
         `generic:${field}`,
         `sources of message ${message} read from \`${field}\`, a field no known format has: ` +

@@ -1,0 +1,82 @@
+/**
+ * The declared backends that apply in this page: the admin's file, installed beside the bundle
+ * (`owui-citations install --backends FILE`) and fetched once at start, and this browser's own, in
+ * localStorage (the in-page "Find sources" flow writes them), which win for their models. Each is
+ * validated by the core; one that is not valid is not applied at all, with one console warning.
+ */
+
+import { DECLARATIONS_KEY, type Declared, declarationsByModel, parseDeclarations } from '../core/index.js';
+import { warnOnce } from '../guard.js';
+import { ADMIN_DECLARATIONS_PATH } from '../host/open-webui-files.js';
+
+export interface Declarations {
+  /** The declaration for an Open WebUI model id, if any. */
+  forModel(model: string): Declared | undefined;
+  /** Reads this browser's declarations again (after a page saved one, or another tab did). */
+  reload(): void;
+  /** Tells `listener` when the declarations changed (the admin's file arrived, the browser's were saved). */
+  onChange(listener: () => void): void;
+  /** The admin's file, as fetched. */
+  setAdmin(text: string): void;
+}
+
+/** Valid declarations of one place, or none with one warning naming the place and the errors. */
+function checked(text: string | null, place: string): Declared[] {
+  if (text === null) return [];
+  const { backends, errors } = parseDeclarations(text);
+  if (errors.length === 0) return backends;
+  warnOnce(`declarations:${place}:${text.length}`, `the declared backends in ${place} are not applied:`, errors);
+  return [];
+}
+
+function browserText(storage: () => Storage | null): string | null {
+  try {
+    return storage()?.getItem(DECLARATIONS_KEY) ?? null;
+  } catch {
+    return null; // storage refused (a sandboxed page, privacy settings): none
+  }
+}
+
+export function createDeclarations(storage: () => Storage | null = () => window.localStorage): Declarations {
+  let admin: Declared[] = [];
+  let browserRaw = browserText(storage);
+  let browser = checked(browserRaw, `localStorage["${DECLARATIONS_KEY}"]`);
+  let byModel = declarationsByModel(admin, browser);
+  const listeners: Array<() => void> = [];
+  const changed = (): void => {
+    byModel = declarationsByModel(admin, browser);
+    listeners.forEach((listener) => listener());
+  };
+  return {
+    forModel: (model) => byModel.get(model),
+    reload() {
+      const raw = browserText(storage);
+      if (raw === browserRaw) return;
+      browserRaw = raw;
+      browser = checked(raw, `localStorage["${DECLARATIONS_KEY}"]`);
+      changed();
+    },
+    onChange: (listener) => void listeners.push(listener),
+    setAdmin(text) {
+      admin = checked(text, ADMIN_DECLARATIONS_PATH);
+      if (admin.length) changed();
+    },
+  };
+}
+
+/**
+ * Fetches the admin's file once, same-origin, with the page's own fetch: none (404, or no Open
+ * WebUI serving it: the browser extension on another origin's page) is silent; any other failure
+ * is one warning, and the page goes on without it.
+ */
+export async function loadAdminDeclarations(declarations: Declarations, fetch: typeof window.fetch): Promise<void> {
+  try {
+    const response = await fetch(ADMIN_DECLARATIONS_PATH, { credentials: 'same-origin', cache: 'no-cache' });
+    // A page served for any path (a proxy's, an app's fallback) is no file either.
+    if (response.status === 404 || response.headers.get('content-type')?.includes('text/html')) return;
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    declarations.setAdmin(await response.text());
+  } catch (error) {
+    warnOnce('declarations:admin', `the declared backends of ${ADMIN_DECLARATIONS_PATH} could not be read:`, error);
+  }
+}
