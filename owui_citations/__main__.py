@@ -1,5 +1,9 @@
-"""owui-citations install | uninstall | status [--frontend-dir DIR] [--url URL]
+"""owui-citations install [--backends FILE] | uninstall | status [--frontend-dir DIR] [--url URL]
 owui-citations relay-install | relay-uninstall --url URL
+
+`install --backends FILE` also installs declared backends (docs/formats.md, "Declared backends")
+beside the bundle, after checking them as the page does: a file with any error is refused, with
+every error, and nothing changes. `uninstall` takes them out too.
 
 The relay filter is optional: it forwards to the extension what Open WebUI drops from streamed
 answers. It is registered through Open WebUI's API with an admin's token (an API key, Settings →
@@ -108,6 +112,7 @@ def main() -> int:
         "--frontend-dir", type=Path, help="Open WebUI's frontend (default: the importable open_webui's)"
     )
     parser.add_argument("--bundle", type=Path, default=BUNDLE, help="the bundle to install (default: this package's)")
+    parser.add_argument("--backends", type=Path, help="install: the declared backends file (JSON) to install too")
     parser.add_argument(
         "--url",
         help="status: also ask this running Open WebUI what it serves; relay-*: the Open WebUI (http://localhost:8080)",
@@ -122,10 +127,12 @@ def main() -> int:
         url = args.url and checked_base_url(args.url, args.insecure_http)  # refused before any connection
         if args.action.startswith("relay-"):
             return relay(args.action, url)
+        if args.backends and args.action != "install":
+            raise InstallError("--backends is for install only")
         frontend = args.frontend_dir or default_frontend()
         if args.action == "status":
             return report_status(frontend, args.bundle, url)
-        print(install(frontend, args.bundle) if args.action == "install" else uninstall(frontend))
+        print(install(frontend, args.bundle, args.backends) if args.action == "install" else uninstall(frontend))
         return 0
     except (InstallError, Unreachable, RelayError, Refused) as error:
         print(f"owui-citations: {error}", file=sys.stderr)

@@ -31,6 +31,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import declared
+
 BUNDLE = Path(__file__).resolve().parent / "bundle" / "owui-citations.js"
 BANNER = re.compile(rb"/\* owui-citations (\S+) ")  # the bundle's first line; tells our loader.js from anyone else's
 BACKUP_SUFFIX = ".owui-citations-backup"
@@ -52,6 +54,10 @@ def default_frontend() -> Path:
 
 LOADER = "loader.js"
 BACKUP = LOADER + BACKUP_SUFFIX
+# The admin's declared backends, beside the bundle: the page fetches it as /static/owc-backends.json
+# (extension/src/host/open-webui-files.ts); the file it replaces, or uninstall removes, is kept as its backup.
+BACKENDS = "owc-backends.json"
+BACKENDS_BACKUP = BACKENDS + BACKUP_SUFFIX
 
 
 class Directory:
@@ -236,13 +242,43 @@ def changed(installed: bytes, bundle: bytes, backup: bytes) -> str | None:
     return "chained" if not rest or rest.startswith(CHAINED) else "tampered"
 
 
-def install(frontend: Path, bundle: Path = BUNDLE) -> str:
+def load_backends(path: Path) -> tuple[bytes, int]:
+    """The declared backends file and how many backends it declares, refused with every error the
+    page would report (owui_citations/declared.py, the core's rules)."""
+    data = read(path)
+    if data is None:
+        raise InstallError(f"The declared backends file {path} does not exist.")
+    try:
+        count, errors = declared.parse(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        count, errors = 0, ["not UTF-8 text"]
+    if errors:
+        raise InstallError(
+            f"{path} is not a valid declared backends file; nothing was changed:\n  " + "\n  ".join(errors)
+        )
+    return data, count
+
+
+def install_backends(static: Directory, data: bytes, new_like: os.stat_result) -> str:
+    """Writes the declared backends beside the bundle, the file it replaces kept as its backup."""
+    current = static.read(BACKENDS)
+    kept = ""
+    if current is not None and current != data:
+        static.write_whole(BACKENDS_BACKUP, current, new_like)
+        kept = f" (the one it replaced kept as {BACKENDS_BACKUP})"
+    static.write_whole(BACKENDS, data, new_like)
+    return kept
+
+
+def install(frontend: Path, bundle: Path = BUNDLE, backends: Path | None = None) -> str:
     with opened_frontend(frontend) as (static, loader_status):
         loader = static.path / LOADER
         bundle_data, version = load_bundle(bundle)
+        backends_data, backends_count = load_backends(backends) if backends else (None, 0)
         source_map = read(bundle.with_name(bundle.name + ".map"))
         installed_map = bundle.name + ".map"
-        static.regular(installed_map)  # refused now, before anything changed, rather than halfway
+        for name in (installed_map, BACKENDS, BACKENDS_BACKUP):
+            static.regular(name)  # refused now, before anything changed, rather than halfway
         static.check_writable()
         current = static.read(LOADER) or b""
         backup_data = static.read(BACKUP)
@@ -263,6 +299,10 @@ def install(frontend: Path, bundle: Path = BUNDLE) -> str:
         static.write_whole(LOADER, chained(bundle_data, previous), loader_status)
         if source_map is not None:
             static.write_whole(installed_map, source_map, loader_status)
+        declared_line = ""
+        if backends_data is not None:
+            replaced = install_backends(static, backends_data, loader_status)
+            declared_line = f"\nDeclared backends: {backends_count}, installed as {static.path / BACKENDS}{replaced}."
     kept = " (the code that was in it runs after the extension)" if previous.strip() else ""
     warning = {
         None: "",
@@ -271,15 +311,26 @@ def install(frontend: Path, bundle: Path = BUNDLE) -> str:
     }[found]
     return (
         f"Installed Open WebUI Citations {version} as {loader}{kept}; "
-        f"the original is kept as {BACKUP}. Restart Open WebUI.{warning}"
+        f"the original is kept as {BACKUP}. Restart Open WebUI.{declared_line}{warning}"
     )
+
+
+def uninstall_backends(static: Directory) -> str:
+    """Takes the declared backends out of what Open WebUI serves, kept as their backup."""
+    if static.regular(BACKENDS) is None:
+        return ""
+    static.regular(BACKENDS_BACKUP)
+    static.check_writable()
+    static.rename(BACKENDS, BACKENDS_BACKUP)
+    return f" Removed the declared backends (kept as {static.path / BACKENDS_BACKUP})."
 
 
 def uninstall(frontend: Path) -> str:
     with opened_frontend(frontend) as (static, loader_status):
         loader = static.path / LOADER
+        removed = uninstall_backends(static)
         if bundle_version(static.read(LOADER) or b"") is None:
-            return f"Nothing to uninstall: {loader} is not the extension's."
+            return f"Nothing to uninstall: {loader} is not the extension's.{removed}"
         original = static.read(BACKUP)
         if original is None:
             raise InstallError(
@@ -290,7 +341,7 @@ def uninstall(frontend: Path) -> str:
         static.write_whole(LOADER, original, loader_status)
         static.remove(BACKUP)
         static.remove(BUNDLE.name + ".map")
-    return f"Restored the original {loader}. Restart Open WebUI."
+    return f"Restored the original {loader}. Restart Open WebUI.{removed}"
 
 
 @dataclass(frozen=True)
@@ -314,16 +365,38 @@ def open_webui_version(frontend: Path) -> str:
     return "unknown (not the frontend of an open-webui package this Python imports)"
 
 
+def backends_status(data: bytes | None, lines: list[str]) -> bool:
+    """The line about the declared backends installed, and whether the page will apply them."""
+    if data is None:
+        lines.append("Declared backends: none (`owui-citations install --backends FILE` installs them).")
+        return True
+    try:
+        count, errors = declared.parse(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        count, errors = 0, ["not UTF-8 text"]
+    if errors:
+        lines.append(
+            f"Declared backends: INVALID, the page applies none of {BACKENDS} — "
+            + "; ".join(errors)
+            + ". Install a valid file with `owui-citations install --backends FILE`."
+        )
+        return False
+    lines.append(f"Declared backends: {count}, in {BACKENDS}")
+    return True
+
+
 def status(frontend: Path, bundle: Path = BUNDLE) -> Status:
     with opened_frontend(frontend) as (static, _):
         bundle_data, packaged = load_bundle(bundle)
         installed_data = static.read(LOADER) or b""
         backup = static.read(BACKUP)
+        backends = static.read(BACKENDS)
     installed = bundle_version(installed_data)
     lines = [f"Frontend: {frontend} (Open WebUI {open_webui_version(frontend)})"]
+    backends_ok = backends_status(backends, lines)
 
     def found(ok: bool) -> Status:
-        return Status(lines, ok, bundle_data, packaged, backup or b"")
+        return Status(lines, ok and backends_ok, bundle_data, packaged, backup or b"")
 
     if installed is None:
         if backup is not None:

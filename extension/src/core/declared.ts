@@ -7,6 +7,7 @@
  */
 
 import { isObject } from './json.js';
+import { cutStart } from './limits.js';
 import { isNotation, NOTATIONS, type Notation } from './notations.js';
 
 /** The browser's own declarations (the same JSON an admin installs), in localStorage. */
@@ -133,11 +134,12 @@ class Errors {
 /** Keys of `value` other than `allowed`, each one error. */
 function refuseUnknownKeys(value: Record<string, unknown>, allowed: readonly string[], where: string, errors: Errors) {
   for (const key of Object.keys(value)) {
-    if (!allowed.includes(key)) errors.add(`${where}: unknown key ${JSON.stringify(key.slice(0, 40))}`);
+    if (!allowed.includes(key)) errors.add(`${where}: unknown key ${JSON.stringify(cutStart(key, 40))}`);
   }
 }
 
-const quoted = (text: string): string => JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+// At most 40 UTF-16 units of a name in a message, never half a surrogate pair.
+const quoted = (text: string): string => JSON.stringify(text.length > 40 ? `${cutStart(text, 40)}…` : text);
 
 function readModels(value: unknown, where: string, errors: Errors): string[] {
   if (!Array.isArray(value) || value.length === 0) {
@@ -157,16 +159,29 @@ function readModels(value: unknown, where: string, errors: Errors): string[] {
   return models;
 }
 
-function readSources(value: unknown, where: string, errors: Errors): DeclaredSources | null {
+/** An object with exactly one of two keys and no other, or null with its errors. */
+function oneOf(
+  value: unknown,
+  keys: readonly [string, string],
+  shape: string,
+  where: string,
+  errors: Errors,
+): Record<string, unknown> | null {
   if (!isObject(value)) {
-    errors.add(`${where}: sources: must be {"path": …} or {"text": …}`);
+    errors.add(`${where}: must be ${shape}`);
     return null;
   }
-  refuseUnknownKeys(value, ['path', 'text'], `${where}: sources`, errors);
-  if ('path' in value === 'text' in value) {
-    errors.add(`${where}: sources: must have exactly one of "path" and "text"`);
+  refuseUnknownKeys(value, keys, where, errors);
+  if (keys[0] in value === keys[1] in value) {
+    errors.add(`${where}: must have exactly one of "${keys[0]}" and "${keys[1]}"`);
     return null;
   }
+  return value;
+}
+
+function readSources(given: unknown, where: string, errors: Errors): DeclaredSources | null {
+  const value = oneOf(given, ['path', 'text'], '{"path": …} or {"text": …}', `${where}: sources`, errors);
+  if (!value) return null;
   if ('path' in value) {
     if (typeof value.path !== 'string') {
       errors.add(`${where}: sources.path: must be a path (text)`);
@@ -179,16 +194,9 @@ function readSources(value: unknown, where: string, errors: Errors): DeclaredSou
     }
     return { kind: 'path', path };
   }
-  const text = value.text;
-  if (!isObject(text)) {
-    errors.add(`${where}: sources.text: must be {"heading": "…"} or {"separator": true}`);
-    return null;
-  }
-  refuseUnknownKeys(text, ['heading', 'separator'], `${where}: sources.text`, errors);
-  if ('heading' in text === 'separator' in text) {
-    errors.add(`${where}: sources.text: must have exactly one of "heading" and "separator"`);
-    return null;
-  }
+  const shape = '{"heading": "…"} or {"separator": true}';
+  const text = oneOf(value.text, ['heading', 'separator'], shape, `${where}: sources.text`, errors);
+  if (!text) return null;
   if ('separator' in text) {
     if (text.separator === true) return { kind: 'separator' };
     errors.add(`${where}: sources.text.separator: must be true`);
