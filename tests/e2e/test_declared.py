@@ -1,0 +1,81 @@
+"""A declared backend, the admin's way: a backend no reader of the core reads (its sources at
+`retrieval.hits`, mock_server/scenarios/declared/), a declarations file installed beside the bundle
+with `owui-citations install --backends FILE`, and a real Open WebUI serving it: the page shows the
+sources and their buttons, streaming and not, and after a reload."""
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page
+from playwright.sync_api import expect
+
+from devstack.owui import Console
+from devstack.owui import last_answer_id
+from devstack.owui import open_new_chat
+from devstack.owui import send
+from devstack.owui import set_user_settings
+from devstack.owui import wait_for_citation_numbers
+from devstack.stack import OWUI_VENV
+from devstack.stack import Stack
+from mock_server.registry import BUILT_IN_SCENARIOS
+from tests.e2e.conftest import running_stack
+from tests.e2e.delivery import DELIVERY
+from tests.e2e.delivery import console_script
+from tests.e2e.delivery import install_extension
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(DELIVERY != "loader", reason="the admin's file is served beside Open WebUI's loader.js"),
+]
+
+MODEL = "declared-kb"
+BACKENDS = Path(__file__).parent / "declared-backends.json"
+TITLES = ["Green roofs and summer heat", "Rainwater kept on the roof"]
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """Open WebUI serving a copy of its frontend (hard links: the shared one is not changed) into
+    which the admin installed the extension with the declarations file."""
+    install_extension()
+    source = next(OWUI_VENV.glob("lib/python*/site-packages/open_webui/frontend"))
+    frontend = tmp_path_factory.mktemp("declared") / "frontend"
+    shutil.copytree(source, frontend, copy_function=os.link)
+    installed = subprocess.run(
+        [console_script(), "install", "--frontend-dir", str(frontend), "--backends", str(BACKENDS)],
+        cwd="/",
+        capture_output=True,
+        text=True,
+    )
+    assert installed.returncode == 0 and "Declared backends: 1" in installed.stdout, installed.stderr
+    with running_stack(
+        tmp_path_factory,
+        {"FRONTEND_BUILD_DIR": str(frontend)},
+        scenario_dirs=[BUILT_IN_SCENARIOS / "declared"],
+    ) as running:
+        yield running
+
+
+def check_sources(page: Page, message_id: str) -> None:
+    sources = page.locator(f"#message-{message_id} .owc-sources button.owc-source")
+    expect(sources).to_have_count(2, timeout=15_000)
+    for source, title in zip(sources.all(), TITLES, strict=True):
+        expect(source).to_contain_text(title)
+    assert wait_for_citation_numbers(page, message_id, [1, 2]) == [1, 2]
+
+
+@pytest.mark.parametrize("stream", [True, False], ids=["streaming", "non-streaming"])
+def test_a_declared_backend_shows_its_sources_live_and_after_reload(page: Page, stack: Stack, stream: bool) -> None:
+    console = Console().watch(page)
+    set_user_settings(stack, stream=stream)
+    open_new_chat(page, stack, MODEL)
+    send(page)
+    message_id = last_answer_id(page)
+    check_sources(page, message_id)
+    page.reload()
+    check_sources(page, message_id)
+    assert console.problems == []
