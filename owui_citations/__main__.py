@@ -1,9 +1,11 @@
 """owui-citations install [--backends FILE] | uninstall | status [--frontend-dir DIR] [--url URL]
 owui-citations relay-install | relay-uninstall --url URL
+owui-citations check-backends --backends FILE
 
 `install --backends FILE` also installs declared backends (docs/formats.md, "Declared backends")
 beside the bundle, after checking them as the page does: a file with any error is refused, with
-every error, and nothing changes. `uninstall` takes them out too.
+every error, and nothing changes. `uninstall` takes them out too. `check-backends` only checks a
+file (one mounted into a container, say).
 
 The relay filter is optional: it forwards to the extension what Open WebUI drops from streamed
 answers. It is registered through Open WebUI's API with an admin's token (an API key, Settings →
@@ -28,6 +30,7 @@ from .installer import chained
 from .installer import changed
 from .installer import default_frontend
 from .installer import install
+from .installer import load_backends
 from .installer import status
 from .installer import uninstall
 from .open_webui_api import INSECURE_HTTP_OPTION
@@ -107,12 +110,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(
         prog="owui-citations", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("action", choices=["install", "uninstall", "status", "relay-install", "relay-uninstall"])
+    parser.add_argument(
+        "action", choices=["install", "uninstall", "status", "relay-install", "relay-uninstall", "check-backends"]
+    )
     parser.add_argument(
         "--frontend-dir", type=Path, help="Open WebUI's frontend (default: the importable open_webui's)"
     )
     parser.add_argument("--bundle", type=Path, default=BUNDLE, help="the bundle to install (default: this package's)")
-    parser.add_argument("--backends", type=Path, help="install: the declared backends file (JSON) to install too")
+    parser.add_argument(
+        "--backends", type=Path, help="install, check-backends: the declared backends file (JSON) to install or check"
+    )
     parser.add_argument(
         "--url",
         help="status: also ask this running Open WebUI what it serves; relay-*: the Open WebUI (http://localhost:8080)",
@@ -127,8 +134,13 @@ def main() -> int:
         url = args.url and checked_base_url(args.url, args.insecure_http)  # refused before any connection
         if args.action.startswith("relay-"):
             return relay(args.action, url)
+        if args.action == "check-backends":
+            if not args.backends:
+                raise InstallError("check-backends needs --backends FILE")
+            print(f"{args.backends}: valid, declared backends: {load_backends(args.backends)[1]}.")
+            return 0
         if args.backends and args.action != "install":
-            raise InstallError("--backends is for install only")
+            raise InstallError("--backends is for install and check-backends only")
         frontend = args.frontend_dir or default_frontend()
         if args.action == "status":
             return report_status(frontend, args.bundle, url)

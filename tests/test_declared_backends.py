@@ -73,6 +73,9 @@ def test_install_with_backends_puts_them_beside_the_bundle_and_keeps_the_one_it_
     result = install_backends(frontend, bundle, str(write(tmp_path / "a.json", GOOD)))
     assert result.returncode == 0, result.stderr
     assert f"Declared backends: 1, installed as {static / BACKENDS}" in result.stdout
+    assert run("check-backends", "--backends", str(tmp_path / "a.json")).stdout.endswith(
+        "valid, declared backends: 1.\n"
+    )
     assert json.loads((static / BACKENDS).read_text()) == GOOD
     assert (static / BACKENDS).stat().st_mode == (static / "loader.js").stat().st_mode
 
@@ -107,6 +110,8 @@ def test_a_bad_backends_file_is_refused_with_every_error_and_nothing_changes(
     ]:
         result = install_backends(frontend, bundle, str(path))
         assert result.returncode == 2 and all(error in result.stderr for error in errors)
+        checked = run("check-backends", "--backends", str(path))
+        assert checked.returncode == 2 and all(error in checked.stderr for error in errors)
     assert snapshot(frontend) == before
 
 
