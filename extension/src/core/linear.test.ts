@@ -33,6 +33,7 @@ import {
   extractCitations,
   fileStem,
   linkMarkers,
+  parseDeclarations,
   ris,
   sourceLink,
   sourcesMarkdown,
@@ -369,6 +370,62 @@ test('extractCitations: the reader of last resort over wide payloads, source-lik
       });
     }),
     runs([['lists'], ['long']]),
+  );
+});
+
+test('a declared backend: text lists of many or long lines, paths over long lists, declarations of many keys', () => {
+  const declare = (backend: Record<string, unknown>) =>
+    parseDeclarations(JSON.stringify({ backends: [backend] })).backends[0]!;
+  const headed = declare({ models: ['m'], sources: { text: { heading: 'Sources' } } });
+  const separated = declare({ models: ['m'], sources: { text: { separator: true } } });
+  const atPath = declare({
+    models: ['m'],
+    sources: { path: 'r[0].hits' },
+    fields: { title: 'a.b', url: 'u', number: 'n' },
+  });
+  const answer = (content: string) => ({ choices: [{ message: { role: 'assistant', content } }] });
+  fc.assert(
+    fc.property(
+      fc.constantFrom(
+        ' ',
+        '-',
+        '#',
+        '[1] ',
+        '](',
+        '1. ',
+        '- [t](https://a.example/)\n',
+        '## Sources\n',
+        '---\n',
+        'https://a.example/ ',
+      ),
+      (unit) => {
+        for (const [declared, head] of [
+          [headed, '## Sources\n'],
+          [separated, '---\n'],
+        ] as const) {
+          assertLinear(`${JSON.stringify(unit)} after ${JSON.stringify(head)}`, (n) => {
+            const payload = answer(`x [1]\n${head}${repeatTo(unit, n)}\n[1] end https://e.example/`);
+            return () => extractCitations(payload, { declared });
+          });
+        }
+      },
+    ),
+    runs([['---\n'], ['[1] '], ['## Sources\n']]),
+  );
+  assertLinear('a path over a long list', (n) => {
+    const hits = Array.from({ length: n }, (_, i) => ({ a: { b: `t${i}` }, u: `https://s.example/${i}`, n: i }));
+    const payload = { r: [{ hits }] };
+    return () => extractCitations(payload, { declared: atPath });
+  });
+  // Parsing stops at the cap on a declarations text: what grows is bounded.
+  assertLinear(
+    'declarations of many unknown keys and long paths',
+    (n) => {
+      const keys = Array.from({ length: n }, (_, i) => `"k${i}": "${'a.'.repeat(100)}"`).join(', ');
+      const text = `{"backends": [{"models": ["m"], "sources": {"path": "${'a.'.repeat(150)}"}, ${keys}}]}`;
+      return () => parseDeclarations(text);
+    },
+    { maxSize: 1 << 14 },
   );
 });
 
