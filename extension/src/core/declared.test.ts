@@ -194,9 +194,14 @@ test('attack: a non-http link is dropped (urls.ts), the source kept by its title
       ['ok.example', 'https://ok.example/'],
     ],
   );
-  // A path's names are own fields only: an item's inherited `constructor` is no title.
-  const inherited = declared({ models: ['m'], sources: { path: 'refs' }, fields: { title: 'toString', text: 'x' } });
-  assert.equal(extractCitations({ refs: [{}] }, { declared: inherited }).citations.length, 0);
+  // A path's names are own fields only: a field another script put on Object.prototype is no title.
+  Object.defineProperty(Object.prototype, 'injected', { value: 'Injected', configurable: true });
+  try {
+    const inherited = declared({ models: ['m'], sources: { path: 'refs' }, fields: { title: 'injected', text: 'x' } });
+    assert.equal(extractCitations({ refs: [{}] }, { declared: inherited }).citations.length, 0);
+  } finally {
+    delete (Object.prototype as Record<string, unknown>).injected;
+  }
 });
 
 test('a declaration that finds nothing leaves the built-in formats to read the payload', () => {
