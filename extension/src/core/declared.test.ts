@@ -9,6 +9,7 @@ import {
   parseDeclarations,
   parsePath,
   validateDeclarations,
+  withDeclaration,
 } from './declared.js';
 import { extractCitations } from './extract.js';
 import { linkMarkers } from './markers.js';
@@ -96,6 +97,24 @@ test('the browser declares a model the admin declares too: the browser wins for 
   assert.equal(byModel.get('a')?.sources.kind, 'heading');
   assert.equal(byModel.get('b')?.sources.kind, 'separator');
   assert.equal(DECLARATIONS_KEY, 'owui-citations:backends');
+});
+
+test('a declaration saved for a model replaces what the list said of that model, and the list stays valid', () => {
+  const list = validateDeclarations({
+    backends: [
+      { models: ['a', 'b'], sources: { text: { heading: 'Sources' } } },
+      { models: ['c'], sources: { text: { separator: true } } },
+    ],
+  }).backends;
+  const added = declared({ models: ['b', 'c'], sources: { path: 'refs' }, fields: { title: 't', url: 'u' } });
+  const saved = withDeclaration(list, added);
+  assert.deepEqual(
+    saved.map((b) => b.json.models),
+    [['a'], ['b', 'c']],
+  );
+  const again = parseDeclarations(declarationsText(saved));
+  assert.deepEqual(again.errors, []);
+  assert.equal(declarationsByModel([], again.backends).get('c')?.sources.kind, 'path');
 });
 
 const myRag = () =>

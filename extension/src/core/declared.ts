@@ -341,6 +341,23 @@ export function parseDeclarations(text: unknown): { backends: Declared[]; errors
 export const declarationsText = (backends: readonly Declared[]): string =>
   JSON.stringify({ backends: backends.map((backend) => backend.json) }, null, 2);
 
+/**
+ * `list` with `added` saved into it, as the in-page flow saves a declaration for a model: the models
+ * it declares are taken out of the earlier declarations (one left without a model goes), so that the
+ * list stays valid (a model is declared once), and it comes last.
+ */
+export function withDeclaration(list: readonly Declared[], added: Declared): Declared[] {
+  const taken = new Set(added.models);
+  const kept = list.flatMap((backend) => {
+    const models = backend.models.filter((model) => !taken.has(model));
+    if (models.length === backend.models.length) return [backend];
+    if (models.length === 0) return [];
+    const rest = { ...backend, models };
+    return [{ ...rest, json: declarationJson(rest) }];
+  });
+  return [...kept, added];
+}
+
 /** Which declaration applies to each model: the admin's, unless this browser declares the model itself. */
 export function declarationsByModel(
   admin: readonly Declared[],

@@ -13,6 +13,7 @@ export {
   declarationsText,
   parseDeclarations,
   validateDeclarations,
+  withDeclaration,
 } from './declared.js';
 export { DECLARED_FORMAT } from './declared-read.js';
 export { bibtex } from './export/bibtex.js';
