@@ -1,4 +1,5 @@
 import { extractCitations } from './extract.js';
+import type { JsonObject } from './json.js';
 import type { ExtractOptions, ExtractResult } from './model.js';
 import { createMerger } from './stream.js';
 
@@ -9,9 +10,16 @@ export interface Accumulator {
   result(): ExtractResult;
   /** The answer text streamed so far. */
   text(): string;
+  /** Everything added so far, as one body (stream.ts): what "Find sources" searches (core/candidates.ts). */
+  body(): JsonObject;
 }
 
 export function createAccumulator(options: ExtractOptions = {}): Accumulator {
   const merger = createMerger();
-  return { add: merger.add, result: () => extractCitations(merger.body(), options), text: merger.text };
+  return {
+    add: merger.add,
+    result: () => extractCitations(merger.body(), options),
+    text: merger.text,
+    body: merger.body,
+  };
 }

@@ -77,7 +77,7 @@ function answerText(body: JsonObject): string {
 }
 
 /** A heading's words as the user reads them: no `#`, `*`, `_`, blanks or trailing colon. */
-function headingWords(line: string): string {
+export function headingWords(line: string): string {
   let start = 0;
   let end = line.length;
   const trimmed = (c: number): boolean => c === 0x23 || c === 0x2a || c === 0x5f || c === 0x20 || c === 0x09;

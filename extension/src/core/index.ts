@@ -2,6 +2,7 @@
 
 export { type Accumulator, createAccumulator } from './accumulate.js';
 export { shownBranch } from './branch.js';
+export { type Candidate, findCandidates } from './candidates.js';
 export { type CitedSplit, splitCited } from './cited.js';
 export {
   DECLARATION_RULES,

@@ -108,10 +108,10 @@ const spellings = (...names: string[]): string[] =>
     name.includes('_') ? [name, name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())] : [name],
   );
 
-// The families of an item's fields, each in the order read. `source` is a link when it is an
+// The families of an item's fields, each in the order read (also the names core/candidates.ts guesses fields by). `source` is a link when it is an
 // http(s) address, and, like `key`, a document's name when it names a file (a path or a document's
 // extension): "user" or "assistant" there is who wrote a message (AutoGen's), "name" a table's column.
-const FAMILIES = {
+export const FAMILIES = {
   link: spellings('url', 'link', 'href', 'uri', 'source_url'),
   document: spellings('doc_name', 'document_name', 'file_name', 'filename', 'file_path', 'filepath', 'source_name'),
   title: spellings('title', 'name', 'document_title', 'doc_title'),
@@ -143,7 +143,7 @@ const MAX_OWN_NUMBER = 999;
 // The number an item gives itself as text: "3", "ref_3", "[3]", "doc-3".
 const OWN_NUMBER_TEXT = /^\[?[A-Za-z_:#-]{0,12}(\d{1,4})\]?$/;
 // An answer citing a 0 ([0], 【0】, [ref_0], [citation:0]): its sources are numbered from 0.
-const CITES_ZERO = /[[【][^\d\]【】\n]{0,12}0\s*[\]】,]/;
+export const CITES_ZERO = /[[【][^\d\]【】\n]{0,12}0\s*[\]】,]/;
 
 interface Place {
   path: string;
