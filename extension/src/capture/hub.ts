@@ -100,7 +100,7 @@ const MAX_MESSAGES = 100;
 
 /** What is left of a settled answer's stream: its citations and text; later data is not read. */
 function settledAccumulator(result: ExtractResult, text: string): Accumulator {
-  return { add: () => {}, result: () => result, text: () => text };
+  return { add: () => {}, result: () => result, text: () => text, body: () => ({}) };
 }
 function remember<V>(cache: Map<string, V>, key: string, value: V): V {
   cache.delete(key);

@@ -9,6 +9,7 @@ import { initChatDownload } from './chat-download.js';
 import type { Feature, UiContext } from './context.js';
 import { initCopy } from './copy.js';
 import { initExport } from './export.js';
+import { initFindSources, type SourceFinder } from './find-sources.js';
 import { initList } from './list.js';
 import { passOver } from './message.js';
 import { initModal } from './modal.js';
@@ -35,15 +36,21 @@ export function startUi(hub: Hub, readChat?: ChatReader): void {
   const signal = offSignal('ui');
   onDisable('ui', restoreOpenWebuiView);
   injectStyles();
-  startFeatures(hub, signal, readChat);
+  startFeatures(hub, signal, readChat, hub);
 }
 
 type Answers = Pick<Hub, 'view' | 'ids' | 'subscribe'>;
 
-/** The answers drawn as the hub changes, and each feature's listeners, until `signal` ends them. */
-export function startFeatures(hub: Answers, signal: AbortSignal, readChat?: ChatReader): UiContext {
+/** The answers drawn as the hub changes, and each feature's listeners, until `signal` ends them.
+ * `finder`: what "Find sources in this response" reads of an answer (find-sources.ts). */
+export function startFeatures(
+  hub: Answers,
+  signal: AbortSignal,
+  readChat?: ChatReader,
+  finder?: SourceFinder,
+): UiContext {
   const ui = answersOnThePage(hub, signal);
-  for (const init of [...FEATURES, initExport(readChat)]) init(ui, signal);
+  for (const init of [...FEATURES, initExport(readChat), initFindSources(finder)]) init(ui, signal);
   return ui;
 }
 

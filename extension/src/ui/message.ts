@@ -11,6 +11,7 @@ import type { AnswerView } from '../capture/hub.js';
 import { type Citation, citationNumbers, linkMarkers, type MarkerSpan, splitCited } from '../core/index.js';
 import { answerContainer, proseBlocks } from './answer.js';
 import { detachOrphans, renumber, type View } from './attachments.js';
+import { noteFindable } from './find-sources.js';
 import { LINKERS, openWebuiRuns, type Pass } from './linkers/index.js';
 import { listKey, noteMissing, retrievedList, sourceList } from './list.js';
 import { nativeStrip } from './native.js';
@@ -48,6 +49,7 @@ export function* passOver(message: HTMLElement, answer: AnswerView): Generator<v
   const container = answerContainer(message);
   if (!container) return;
   noteMissing(container, messageId, answer.unreadable ? 'unreadable' : answer.interrupted ? 'interrupted' : null);
+  noteFindable(container, messageId, done && citations.length === 0);
   if (citations.length === 0) return;
   const byIndex = new Map(citations.map((c) => [c.index, c]));
   const { byUrl, byRef } = citationNumbers(citations);
