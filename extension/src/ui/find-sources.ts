@@ -1,11 +1,11 @@
 /**
  * "Find sources in this response": a small button where the source list would be, on a finished
- * answer that shows none (muted until the answer is hovered, as Open WebUI's own actions under an
- * answer are). It opens a panel of the lists the answer's response held (core/candidates.ts), each
- * with what it would show; choosing one saves a declaration for the answer's model in this
- * browser (localStorage, the JSON an admin writes, which capture/declarations.ts applies), the
- * answer's sources show at once, and the panel shows the JSON to hand to the admin. Everything
- * shown is text or an attribute (dom.ts): candidates are a producer's data.
+ * answer that shows none. It opens a panel of the lists the answer's response held
+ * (core/candidates.ts), each with what it would show; choosing one saves a declaration for the
+ * answer's model in this browser (localStorage, the JSON an admin writes, which
+ * capture/declarations.ts applies), the answer's sources show at once, and the panel shows the
+ * JSON to hand to the admin. Everything shown is text or an attribute (dom.ts): candidates are a
+ * producer's data.
  */
 
 import type { Hub } from '../capture/hub.js';
