@@ -3,7 +3,8 @@
  * could not be read (bad JSON, a number for a list, only nulls), or there were more than the
  * core reads (limits.ts). One per answer however many chunks carried them; none while it
  * streams; none for an answer without sources. Sources found by the reader of last resort get
- * one line naming their field, so that the backend's author knows what to ask us for.
+ * one line saying how many and the path they were read from (`choices[0].sources`), so that the
+ * backend's author knows what to ask us for.
  */
 
 import { DECLARED_FORMAT } from '../core/index.js';
@@ -13,14 +14,14 @@ import type { Hub, MessageState } from './hub.js';
 export function warnAboutSources(hub: Hub): (state: MessageState) => void {
   return (state) => {
     if (!state.done) return;
-    const { format, unreadable, omitted, field } = hub.citations(state.messageId);
+    const { format, unreadable, omitted, field, citations } = hub.citations(state.messageId);
     const message = state.messageId;
     if (field && format === DECLARED_FORMAT)
       noteOnce(`declared:${field}`, `sources of message ${message} read from ${field}, as declared for its model.`);
     else if (field)
       noteOnce(
         `generic:${field}`,
-        `sources of message ${message} read from \`${field}\`, a field no known format has: ` +
+        `${citations.length} sources of message ${message} read from \`${field}\`, a field no known format has: ` +
           "please ask for this backend's format.",
       );
     if (unreadable) {

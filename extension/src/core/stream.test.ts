@@ -96,3 +96,23 @@ test("FastGPT's named events: progress is skipped, the flowResponses list is its
   assert.equal(merger.text(), 'A');
   assert.equal(body.status, undefined);
 });
+
+test("an Open WebUI source event on a line of its own, {event: {type: 'source', data}} (Hayhooks' create_source_event), is a source", () => {
+  const source = {
+    source: { name: 'Pipelines' },
+    document: ['Haystack pipelines are graphs.'],
+    metadata: [{ source: 'https://docs.haystack.example/pipelines' }],
+  };
+  const chunk = (content: string) =>
+    sse(JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content } }] }));
+  const accumulator = createAccumulator();
+  accumulator.add(chunk('Pipelines are graphs [1].'));
+  accumulator.add(sse(JSON.stringify({ event: { type: 'source', data: source } })));
+  accumulator.add(chunk(''));
+  const found = accumulator.result();
+  assert.equal(found.format, 'open-webui');
+  assert.deepEqual(
+    found.citations.map((c) => [c.url, c.refs]),
+    [['https://docs.haystack.example/pipelines', [1]]],
+  );
+});

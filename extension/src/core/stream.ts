@@ -7,6 +7,7 @@
  * rebuilds one body that the formats read as if it had not been streamed.
  */
 
+import { namesSources } from './formats/generic.js';
 import { namesPages } from './formats/mistral.js';
 import { arr, firstChoice, isObject, type JsonObject, obj, parseJsonString } from './json.js';
 import { MAX_CITATIONS } from './limits.js';
@@ -77,7 +78,8 @@ export function isStreamEvent(value: unknown): boolean {
 const FASTGPT_RESPONSES = 'flowResponses';
 
 /** JSON text, or SSE text made of `data:` lines, as a value or a list of chunks. A list sent as
- * FastGPT's flowResponses event is the chunk `{responseData: list}`, as its non-streamed body has it. */
+ * FastGPT's flowResponses event is the chunk `{responseData: list}`, as its non-streamed body has
+ * it; one sent as an event named for sources, `{<event>: list}`. */
 export function parseStreamText(text: string): unknown {
   const trimmed = text.trim();
   if (!trimmed.startsWith('data:') && !trimmed.startsWith('event:')) return parseJsonString(trimmed);
@@ -95,10 +97,17 @@ export function parseStreamText(text: string): unknown {
       if (isObject(value) && (event === '' || isStreamEvent(value) || typeof value.type === 'string'))
         chunks.push(value);
       else if (event === FASTGPT_RESPONSES && Array.isArray(value)) chunks.push({ choices: [], responseData: value });
+      // A list sent as an event whose name says it holds sources (Cloudflare AI Search's `event:
+      // chunks`, before the answer) is a field of that name, as the non-streamed body has it.
+      else if (Array.isArray(value) && namesSources(event)) chunks.push({ [event]: value });
     }
   }
   return chunks;
 }
+
+/** Open WebUI's event of one source: `{type: "source" | "citation", data}`. */
+const isOpenWebUiSourceEvent = (event: JsonObject): event is JsonObject & { data: JsonObject } =>
+  (event.type === 'source' || event.type === 'citation') && isObject(event.data);
 
 const TOP_LEVEL_SKIPPED = new Set([
   'choices',
@@ -186,8 +195,10 @@ export function createMerger(): ChunkMerger {
       if (chunk.type === 'response.completed' && isObject(chunk.response)) completed = chunk.response;
       return;
     }
-    if ((chunk.type === 'source' || chunk.type === 'citation') && isObject(chunk.data))
-      return void sources.push(chunk.data);
+    if (isOpenWebUiSourceEvent(chunk)) return void sources.push(chunk.data);
+    // The same event as a producer sends it for Open WebUI to relay (Hayhooks' create_source_event).
+    const relayed = obj(chunk.event);
+    if (relayed && isOpenWebUiSourceEvent(relayed)) return void sources.push(relayed.data);
     if (Array.isArray(chunk.document)) return void sources.push(chunk);
     for (const key in chunk) {
       if (!TOP_LEVEL_SKIPPED.has(key) && !isEmpty(chunk[key])) top.set(key, chunk[key]);

@@ -7,37 +7,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
+import { body, linked, readGeneric } from '../../../test-support/generic.js';
 import { createAccumulator } from '../accumulate.js';
 import { extractCitations } from '../extract.js';
-import { linkMarkers } from '../markers.js';
-import type { Citation } from '../model.js';
 
 const NOTHING = { format: null, citations: [] };
 
-/** An answer's body: one choice whose message says `content`, and `extra` fields of the choice and of the body. */
-const body = (content: string, { choice = {}, top = {} }: { choice?: object; top?: object } = {}) => ({
-  id: 'chatcmpl-1',
-  object: 'chat.completion',
-  choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop', ...choice }],
-  ...top,
-});
-
-/** Each marker the text writes, with the titles of the sources it links to. */
-const linked = (text: string, citations: Citation[]) =>
-  linkMarkers(text, citations).map((span) => [
-    text.slice(span.start, span.end),
-    span.indices.map((i) => citations[i - 1]!.title),
-  ]);
-
-const read = (payload: unknown) => {
-  const found = extractCitations(payload);
-  assert.equal(found.format, 'generic', JSON.stringify(payload).slice(0, 300));
-  return found;
-};
-
 test('a choice of its own field: retrieval.docs of document chunks, by name, chunk, page label and relevance', () => {
   const text = 'Paris is the capital [1]; Lyon is second [2, 1].';
-  const found = read(
+  const found = readGeneric(
     body(text, {
       choice: {
         retrieval: {
@@ -73,7 +51,7 @@ test('a named event, {event: "sources", data}, as a chunk or relayed as the `eve
     [{ event: 'retrieval_docs', data: JSON.stringify(items) }, 'data'],
     [body('x', { top: { event: { type: 'webSources', data: { items } } } }), 'event.data.items'],
   ] as const) {
-    const found = read(payload);
+    const found = readGeneric(payload);
     assert.equal(found.field, field);
     assert.deepEqual(
       found.citations.map((c) => [c.title, c.url, c.kind, c.snippet]),
@@ -87,7 +65,7 @@ test('a named event, {event: "sources", data}, as a chunk or relayed as the `eve
 
 test('nested result.context.documents numbered by their ref_id, cited as [ref_n]', () => {
   const text = 'Rates rose [ref_2] and fell [ref_1][ref_3].';
-  const found = read(
+  const found = readGeneric(
     body(text, {
       top: {
         result: {
@@ -125,7 +103,7 @@ const webResults = [
 
 test('whatever bracket the answer writes: 【n】, [^n], [citation:n], [n, m], [cite: n]', () => {
   const text = 'A 【1】 B [^2] C [citation:3] D [1, 3] E [cite: 2] F [source:1]';
-  const found = read(body(text, { top: { web_results: webResults } }));
+  const found = readGeneric(body(text, { top: { web_results: webResults } }));
   assert.equal(found.field, 'web_results');
   assert.deepEqual(linked(text, found.citations), [
     ['【1】', ['A']],
@@ -139,24 +117,24 @@ test('whatever bracket the answer writes: 【n】, [^n], [citation:n], [n, m], [
 
 test('its own index: a permutation names its item; numbers from 0 count from 1 unless the answer cites a 0', () => {
   const shuffled = webResults.map((r, i) => ({ ...r, index: [3, 1, 2][i] }));
-  const found = read(body('x [1]', { top: { hits: shuffled } }));
+  const found = readGeneric(body('x [1]', { top: { hits: shuffled } }));
   assert.deepEqual(linked('x [1] [3]', found.citations), [
     ['[1]', ['B']],
     ['[3]', ['A']],
   ]);
   const fromZero = webResults.map((r, i) => ({ ...r, index: i }));
-  const counted = read(body('A [1], C [3].', { top: { hits: fromZero } }));
+  const counted = readGeneric(body('A [1], C [3].', { top: { hits: fromZero } }));
   assert.deepEqual(linked('A [1], C [3].', counted.citations), [
     ['[1]', ['A']],
     ['[3]', ['C']],
   ]);
-  const zero = read(body('A [0], B [1].', { top: { hits: fromZero } }));
+  const zero = readGeneric(body('A [0], B [1].', { top: { hits: fromZero } }));
   assert.deepEqual(linked('A [0], B [1].', zero.citations), [
     ['[0]', ['A']],
     ['[1]', ['B']],
   ]);
   // Ids that are a database's keys, not numbers of the list: by place.
-  const keyed = read(body('x', { top: { hits: webResults.map((r, i) => ({ ...r, id: 48210 + i })) } }));
+  const keyed = readGeneric(body('x', { top: { hits: webResults.map((r, i) => ({ ...r, id: 48210 + i })) } }));
   assert.deepEqual(
     keyed.citations.map((c) => c.refs),
     [[1], [2], [3]],
@@ -177,7 +155,7 @@ test('any choice, and LangChain documents with their metadata', () => {
       { index: 1, message: { role: 'assistant', content: 'two', context_documents: documents } },
     ],
   };
-  const found = read(payload);
+  const found = readGeneric(payload);
   assert.equal(found.field, 'choices[1].message.context_documents');
   assert.deepEqual(
     found.citations.map((c) => [c.title, c.url, c.kind, c.page]),

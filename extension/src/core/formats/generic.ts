@@ -3,19 +3,23 @@
  * in which EVERY item looks like a source, and reads the items by families of field names rather
  * than one producer's names (FAMILIES below): an item is a source when it has a link or a
  * document's name, and a title or a text, and no field that says it is something else (a
- * message's role, a tool call's arguments).
+ * message's role, a tool call's arguments). These fields may sit in the item or in the objects it
+ * keeps its document in (HOLDERS: `metadata`, `document.doc_metadata`, `item`, `source`, …).
  *
  * Where it looks (listsBelow): the payload, every choice and its message or delta, the objects
  * below them down to MAX_DEPTH, the data of an event whose name says it holds sources
  * (`{event: "sources", data}`, and the `{type, data}` a chunk carries as its `event`, which Open
- * WebUI relays), and the JSON a string there holds. It skips the fields that hold something else
- * (tool calls and their arguments, the answer's text, …) and, where OpenAI and Open WebUI name the
- * fields, the lists they define (API lists, Open WebUI's events and its own sources).
+ * WebUI relays), and the JSON a string there holds; and the lists a list's items hold, one field
+ * of them all (`segments[].citations`: each result carrying its own), when the list itself is not
+ * the sources. It skips the fields that hold something else (tool calls and their arguments, the
+ * answer's text, …) and, where OpenAI and Open WebUI name the fields, the lists they define (API
+ * lists, Open WebUI's events and its own sources).
  *
  * It must never misfire on an ordinary payload (a corpus of them is tested), so it gives up at the
  * first doubt: a list with any item unlike a source, sources in two lists, a payload too large to
- * search whole. `[N]` is the item whose own number (`ref_id`, `index`, …) is N, else the N-th item.
- * The field it read is reported as a path, `choices[0].message.references`, for the backend's author.
+ * search whole. `[N]` is the item whose own number (`ref_id`, `index`, `position`, …) is N, else
+ * the N-th item; from 0 when the answer cites a 0. The field it read is reported as a path,
+ * `choices[0].message.references`, for the backend's author.
  */
 
 import { firstChoice, int, isObject, type JsonObject, num, obj, parseJsonString, str } from '../json.js';
@@ -74,10 +78,11 @@ const ELSEWHERE = new Set([
   'urls', // Open WebUI's web search progress (status events): what it searched, not what it cites
 ]);
 
-/** Lists OpenAI and Open WebUI define where they name the fields (the payload, a choice, its
- * message or delta): API lists and event data (`data`), Open WebUI's search progress and file
- * lists (`items`), its own sources and other formats' (`sources`, `citations`). Below a producer's
- * own field, these names are the producer's. */
+/** Lists OpenAI and Open WebUI define where they name the fields (the payload, a message or
+ * delta): API lists and event data (`data`), Open WebUI's search progress and file lists (`items`),
+ * its own sources and other formats' (`sources`, `citations`). On a choice (where neither defines
+ * them: PrivateGPT's `choices[0].sources`) and below a producer's own field, these names are the
+ * producer's. */
 const DEFINED_LISTS = new Set(['data', 'items', 'sources', 'citations']);
 
 /** Words of an event's name that say its data holds sources: "sources", "retrieval_docs", "onReferences". */
@@ -108,12 +113,21 @@ const spellings = (...names: string[]): string[] =>
     name.includes('_') ? [name, name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())] : [name],
   );
 
-// The families of an item's fields, each in the order read (also the names core/candidates.ts guesses fields by). `source` is a link when it is an
-// http(s) address, and, like `key`, a document's name when it names a file (a path or a document's
-// extension): "user" or "assistant" there is who wrote a message (AutoGen's), "name" a table's column.
+// The families of an item's fields, each in the order read (also the names core/candidates.ts
+// guesses fields by). `source` and `key` are a link when they are an http(s) address, and a
+// document's name when they name a file (a path or a document's extension): "user" or "assistant" there is who wrote a message (AutoGen's), "name" a table's column.
 export const FAMILIES = {
   link: spellings('url', 'link', 'href', 'uri', 'source_url'),
-  document: spellings('doc_name', 'document_name', 'file_name', 'filename', 'file_path', 'filepath', 'source_name'),
+  document: spellings(
+    'doc_name',
+    'document_name',
+    'file_name',
+    'filename',
+    'file_path',
+    'filepath',
+    'source_name',
+    'file', // GPT4All's (a name: an object there is a file's record, not read)
+  ),
   title: spellings('title', 'name', 'document_title', 'doc_title'),
   text: spellings('snippet', 'content', 'text', 'chunk', 'summary', 'page_content', 'excerpt', 'q'),
   quote: ['quote'],
@@ -158,8 +172,8 @@ const eventName = (object: JsonObject): string | null => str(object.event) ?? st
 /** Whether an event's name says its data holds sources: one of its words (snake, kebab or camelCase)
  * does. Not an API's own event, whose names are dotted (Open WebUI's `retrieval.content.processed`,
  * `knowledge.file.added`; the Responses API's `response.output_item.done`), nor Open WebUI's sources. */
-function namesSources(name: string): boolean {
-  if (OPEN_WEBUI_SOURCE_EVENTS.has(name) || name.includes('.')) return false;
+export function namesSources(name: string): boolean {
+  if (name === '' || OPEN_WEBUI_SOURCE_EVENTS.has(name) || name.includes('.')) return false;
   const words = name
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toLowerCase()
@@ -171,7 +185,8 @@ function namesSources(name: string): boolean {
 function mayHoldSources(place: Place, key: string): boolean {
   const event = key === 'data' ? eventName(place.object) : null;
   if (event !== null) return namesSources(event);
-  return !ELSEWHERE.has(key) && !(place.role !== 'producer' && DEFINED_LISTS.has(key));
+  const defined = place.role === 'payload' || place.role === 'message';
+  return !ELSEWHERE.has(key) && !(defined && DEFINED_LISTS.has(key));
 }
 
 /** A string's JSON, when it looks like some (OpenRAG's `extra`); any other value as it is. */
@@ -186,13 +201,46 @@ function choicePlaces(choices: unknown): Place[] {
   );
 }
 
+/** A list that may hold the sources; `within`, the list whose items hold it. */
+interface Candidate {
+  field: string;
+  list: unknown[];
+  within?: unknown[];
+}
+
 /**
- * Every list in the payload's places, with its path, breadth first (the nearer first); null when
- * the payload has more than MAX_VISITS fields and list items to read. A list longer than
- * MAX_CITATIONS is data, not sources, and is not kept.
+ * The lists a list's items hold, one a field (`segments[].citations`): each result carrying its
+ * own citations, each search its own results. The items of all in one list, in order; an item
+ * without the field holds none. With the fields and items read.
  */
-function listsBelow(payload: JsonObject): Array<{ field: string; list: unknown[] }> | null {
-  const lists: Array<{ field: string; list: unknown[] }> = [];
+function listsInItems(field: string, list: unknown[], budget: number): { lists: Candidate[]; visits: number } {
+  const byKey = new Map<string, unknown[]>();
+  let visits = 0;
+  for (const item of list) {
+    if (!isObject(item)) continue;
+    for (const key in item) {
+      const value = item[key];
+      visits += 1 + (Array.isArray(value) ? value.length : 0);
+      if (visits > budget) return { lists: [], visits };
+      if (!Array.isArray(value) || value.length === 0 || ELSEWHERE.has(key)) continue;
+      const items = byKey.get(key) ?? [];
+      items.push(...value);
+      byKey.set(key, items);
+    }
+  }
+  const lists = [...byKey]
+    .filter(([, items]) => items.length <= MAX_CITATIONS)
+    .map(([key, items]) => ({ field: `${field}[].${key}`, list: items, within: list }));
+  return { lists, visits };
+}
+
+/**
+ * Every list in the payload's places, with its path, breadth first (the nearer first), each
+ * followed by the lists its items hold; null when the payload has more than MAX_VISITS fields and
+ * list items to read. A list longer than MAX_CITATIONS is data, not sources, and is not kept.
+ */
+function listsBelow(payload: JsonObject): Candidate[] | null {
+  const lists: Candidate[] = [];
   const places: Place[] = [{ path: '', object: payload, depth: 0, role: 'payload' }, ...choicePlaces(payload.choices)];
   let visits = places.length;
   for (let next = 0; next < places.length; next++) {
@@ -204,9 +252,10 @@ function listsBelow(payload: JsonObject): Array<{ field: string; list: unknown[]
       const field = place.path === '' ? key : `${place.path}.${key}`;
       if (Array.isArray(value)) {
         if (value.length === 0 || value.length > MAX_CITATIONS) continue;
-        visits += value.length;
+        const inItems = listsInItems(field, value, MAX_VISITS - visits);
+        visits += value.length + inItems.visits;
         if (visits > MAX_VISITS) return null;
-        lists.push({ field, list: value });
+        lists.push({ field, list: value }, ...inItems.lists);
       } else if (isObject(value) && place.depth < MAX_DEPTH && value.object !== 'list') {
         const inChoice = place.role === 'choice' && (key === 'message' || key === 'delta');
         if (inChoice && value.role === 'tool') continue; // a tool's result, not the answer
@@ -217,10 +266,23 @@ function listsBelow(payload: JsonObject): Array<{ field: string; list: unknown[]
   return lists;
 }
 
-/** Where an item's fields are: the item, and the metadata LangChain and LlamaIndex keep them in. */
+/** The objects of an item that hold its document's fields: LangChain's and LlamaIndex's metadata
+ * and node, PrivateGPT's `document.doc_metadata`, Cloudflare's `item`, a search result's `source`
+ * or `web`. Other objects of an item (a user, an author's profile) are not the document. */
+const HOLDERS = spellings('metadata', 'doc_metadata', 'meta', 'node', 'document', 'doc', 'source', 'item', 'web');
+// Holders read down from the item: `document.doc_metadata` is two.
+const HOLDER_DEPTH = 2;
+
+/** Where an item's fields are: the item, then its holders, the nearer first. */
 function fieldPlaces(item: JsonObject): JsonObject[] {
-  const node = obj(item.node);
-  return [item, obj(item.metadata), node, obj(node?.metadata)].filter((place): place is JsonObject => place !== null);
+  const places = [item];
+  for (let next = 0, level = [item]; next < HOLDER_DEPTH; next++) {
+    level = level
+      .flatMap((place) => HOLDERS.flatMap((key) => (Object.hasOwn(place, key) ? [obj(place[key])] : [])))
+      .filter((place): place is JsonObject => place !== null);
+    places.push(...level);
+  }
+  return places;
 }
 
 /** The first of the fields `keys` that one of `places` has and `read` reads, the item's own first. */
@@ -254,11 +316,14 @@ function scoreOf(value: unknown, key: string): { value: number; kind: ScoreKind 
   return { value: score, kind: key === 'similarity' && score >= 0 && score <= 1 ? 'similarity' : 'raw' };
 }
 
+/** Open WebUI's own source, `{source, document[], metadata[]}`: formats/open-webui.ts reads it. */
+const isOpenWebUiSource = (item: JsonObject): boolean => Array.isArray(item.document) || Array.isArray(item.metadata);
+
 /** One item of a list as a source, without its number yet; null when it is not like one. */
 function asSource(item: unknown, position: number): Draft | null {
-  if (!isObject(item) || NOT_A_SOURCE.some((key) => Object.hasOwn(item, key))) return null;
+  if (!isObject(item) || NOT_A_SOURCE.some((key) => Object.hasOwn(item, key)) || isOpenWebUiSource(item)) return null;
   const places = fieldPlaces(item);
-  const link = first(places, FAMILIES.link, webUrl) ?? first(places, ['source'], webUrl);
+  const link = first(places, FAMILIES.link, webUrl) ?? first(places, ['source', 'key'], webUrl);
   const document = first(places, FAMILIES.document, str) ?? first(places, ['source', 'key'], fileName);
   const title = first(places, FAMILIES.title, str);
   const text = first(places, FAMILIES.text, str);
@@ -311,8 +376,8 @@ function ownNumbers(items: JsonObject[]): number[] | null {
   return ids && lowest <= 1 && Math.max(...ids) - lowest === ids.length - 1 ? ids : null;
 }
 
-/** Numbers from 0 are what the answer writes when it cites a 0; else it counts from 1, and a
- * number from 0 is an item's place in the list (as an `index` usually is): one more. */
+/** Numbers from 0 (the items' own, or their places) are what the answer writes when it cites a 0;
+ * else it counts from 1, and a number from 0 is an item's place in the list: one more. */
 const asCited = (numbers: number[], answer: string | null): number[] =>
   !numbers.includes(0) || (answer !== null && CITES_ZERO.test(answer)) ? numbers : numbers.map((n) => n + 1);
 
@@ -325,7 +390,7 @@ function asSources(list: unknown[], answer: string | null): Draft[] | null {
     drafts.push(draft);
   }
   const own = ownNumbers(list as JsonObject[]);
-  const numbers = own ? asCited(own, answer) : drafts.map((_, i) => i + 1);
+  const numbers = asCited(own ?? drafts.map((_, i) => i), answer);
   drafts.forEach((draft, i) => {
     draft.refs = [numbers[i]!];
   });
@@ -344,10 +409,16 @@ export const generic: Format = {
     const lists = listsBelow(payload);
     if (lists === null) return null;
     const answer = answerText(payload);
-    const found = lists.flatMap(({ field, list }) => {
-      const drafts = asSources(list, answer);
-      return drafts ? [{ field, drafts }] : [];
-    });
+    const found: Array<{ field: string; drafts: Draft[] }> = [];
+    const read = new Set<unknown[]>();
+    for (const { field, list, within } of lists) {
+      // A list of sources is read whole: what its items hold (their authors, their pages) is theirs.
+      const drafts = within && read.has(within) ? null : asSources(list, answer);
+      if (drafts) {
+        read.add(list);
+        found.push({ field, drafts });
+      }
+    }
     if (found.length !== 1) return null; // none, or several lists: which one holds the sources is a guess
     return { drafts: found[0]!.drafts, ordered: true, field: found[0]!.field };
   },

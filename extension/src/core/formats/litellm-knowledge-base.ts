@@ -7,12 +7,18 @@
  * on the `delta` of the last chunk only. Each result is a chunk of a file: a source of its own (a
  * marker cites that passage), without a link. LiteLLM numbers nothing: `[N]` is read as the N-th
  * result, stores and results in order, the order in which LiteLLM writes their texts into the
- * prompt. `attributes` are the store owner's own key-values: not read.
+ * prompt. `attributes` are the store owner's own key-values, but for the page number Bedrock's
+ * Knowledge Bases put there. A result's `file_id` is its link when it is a web address (Bedrock's
+ * web crawler's pages; its S3 files are `s3://` URIs, no link).
  */
 
-import { arr, firstChoice, isObject, type JsonObject, num, obj, str } from '../json.js';
+import { arr, firstChoice, int, isObject, type JsonObject, num, obj, str } from '../json.js';
 import { MAX_SNIPPET } from '../limits.js';
 import type { Draft, Format } from '../model.js';
+import { isWebUrl } from '../urls.js';
+
+/** The attribute in which a Bedrock Knowledge Base gives a PDF chunk's page (a float: 3.0). */
+const BEDROCK_PAGE = 'x-amz-bedrock-kb-document-page-number';
 
 /** A result's text: the text of each of its content parts, as LiteLLM puts them in the prompt, one
  * per line, read until there is more than a snippet keeps. */
@@ -29,9 +35,12 @@ function textOf(content: unknown): string | null {
 function draft(result: JsonObject, n: number): Draft {
   const fileId = str(result.file_id);
   const score = num(result.score);
+  const page = int(obj(result.attributes)?.[BEDROCK_PAGE]);
   return {
     id: `${fileId ?? str(result.filename) ?? 'result'}#${n}`,
     file: str(result.filename) ?? fileId,
+    url: isWebUrl(fileId) ? fileId : null,
+    page: page !== null && page > 0 ? page : null,
     snippet: textOf(result.content),
     score,
     // OpenAI's is "the similarity score"; a number outside 0..1 is none, whatever the store.

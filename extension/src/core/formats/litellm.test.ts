@@ -155,3 +155,41 @@ test('Knowledge base: the results of several stores are numbered on, store after
   fields.search_results = [{ data: [] }]; // the stores found nothing: no sources, and nothing unreadable
   assert.deepEqual(extractCitations(body), { format: null, citations: [] });
 });
+
+test("Knowledge base on Bedrock: a web page's address is its link, Bedrock's page number its page; s3:// is no link", () => {
+  const result = (fileId: string, filename: string, text: string, page?: number) => ({
+    file_id: fileId,
+    filename,
+    score: 0.6,
+    attributes: {
+      'x-amz-bedrock-kb-source-uri': fileId,
+      ...(page === undefined ? {} : { 'x-amz-bedrock-kb-document-page-number': page }),
+    },
+    content: [{ type: 'text', text }],
+  });
+  const data = [
+    result('s3://kb-docs/policies/backup-policy.pdf', 'backup-policy.pdf', 'Daily backups are kept 35 days.', 3.0),
+    result('https://wiki.example/it/restore', 'restore', 'Restores go through the desk.'),
+  ];
+  const body = {
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: 'Kept 35 days.',
+          provider_specific_fields: { search_results: [{ object: 'vector_store.search_results.page', data }] },
+        },
+      },
+    ],
+  };
+  const found = extractCitations(body);
+  assert.equal(found.format, 'litellm-knowledge-base');
+  assert.deepEqual(
+    found.citations.map((c) => [c.title, c.url, c.page]),
+    [
+      ['backup-policy.pdf', null, 3],
+      ['restore', 'https://wiki.example/it/restore', null],
+    ],
+  );
+});
