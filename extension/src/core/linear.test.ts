@@ -351,15 +351,23 @@ test('extractCitations: deep nesting, as objects and as JSON text, and long SSE 
 
 test('extractCitations: the reader of last resort over wide payloads, source-like lists and JSON text', () => {
   // wide: fields everywhere it looks; lists: lists of sources each spoilt by its last item; text:
-  // the same lists as JSON text; long: one list of sources as JSON text, longer than any read.
+  // the same lists as JSON text; long: one list of sources as JSON text, longer than any read;
+  // nested: lists whose items hold such lists; held: items whose document is in nested holders.
   const source = (i: number) => ({ url: `https://s.example/${i}`, title: 't', snippet: 's' });
   const spoilt = (i: number) => [source(i), source(i + 1), { id: i }];
+  const held = (i: number) => ({ text: 't', document: { doc_metadata: { file_name: `${i}.pdf` }, metadata: {} } });
+  const values: Record<string, (i: number) => unknown> = {
+    wide: (i) => ({ a: { b: i } }),
+    lists: spoilt,
+    text: (i) => JSON.stringify(spoilt(i)),
+    nested: (i) => [{ citations: spoilt(i) }, { citations: [source(i)], results: spoilt(i) }],
+    held: (i) => [held(i), held(i + 1), { id: i }],
+  };
   fc.assert(
-    fc.property(fc.constantFrom('wide', 'lists', 'text', 'long'), (shape) => {
+    fc.property(fc.constantFrom('wide', 'lists', 'text', 'long', 'nested', 'held'), (shape) => {
       assertLinear(shape, (n) => {
         const many = <T>(make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i));
-        const value = (i: number) =>
-          shape === 'wide' ? { a: { b: i } } : shape === 'lists' ? spoilt(i) : JSON.stringify(spoilt(i));
+        const value = values[shape] ?? values.wide!;
         const fields =
           shape === 'long'
             ? { hits: JSON.stringify(many(source)) }
@@ -369,7 +377,7 @@ test('extractCitations: the reader of last resort over wide payloads, source-lik
         return () => extractCitations(payload);
       });
     }),
-    runs([['lists'], ['long']]),
+    runs([['lists'], ['long'], ['nested'], ['held']]),
   );
 });
 
