@@ -352,7 +352,8 @@ test('extractCitations: deep nesting, as objects and as JSON text, and long SSE 
 test('extractCitations: the reader of last resort over wide payloads, source-like lists and JSON text', () => {
   // wide: fields everywhere it looks; lists: lists of sources each spoilt by its last item; text:
   // the same lists as JSON text; long: one list of sources as JSON text, longer than any read;
-  // nested: lists whose items hold such lists; held: items whose document is in nested holders.
+  // nested: lists whose items hold such lists; held: items whose document is in nested holders;
+  // links: items named by an id, in an answer of link-like runs that fail late, and of links.
   const source = (i: number) => ({ url: `https://s.example/${i}`, title: 't', snippet: 's' });
   const spoilt = (i: number) => [source(i), source(i + 1), { id: i }];
   const held = (i: number) => ({ text: 't', document: { doc_metadata: { file_name: `${i}.pdf` }, metadata: {} } });
@@ -362,9 +363,13 @@ test('extractCitations: the reader of last resort over wide payloads, source-lik
     text: (i) => JSON.stringify(spoilt(i)),
     nested: (i) => [{ citations: spoilt(i) }, { citations: [source(i)], results: spoilt(i) }],
     held: (i) => [held(i), held(i + 1), { id: i }],
+    links: (i) => [{ file_id: `id-${i}`, text: 't' }, { file_id: 'id-0', text: 't' }, { id: i }],
   };
+  // One link that names an item, then runs of links that never close.
+  const linkRuns = (n: number) =>
+    `[x](id-0) ${Array.from({ length: n }, () => `[${'a'.repeat(50)} [a](${'b'.repeat(50)} `).join('')}`;
   fc.assert(
-    fc.property(fc.constantFrom('wide', 'lists', 'text', 'long', 'nested', 'held'), (shape) => {
+    fc.property(fc.constantFrom('wide', 'lists', 'text', 'long', 'nested', 'held', 'links'), (shape) => {
       assertLinear(shape, (n) => {
         const many = <T>(make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i));
         const value = values[shape] ?? values.wide!;
@@ -372,12 +377,12 @@ test('extractCitations: the reader of last resort over wide payloads, source-lik
           shape === 'long'
             ? { hits: JSON.stringify(many(source)) }
             : Object.fromEntries(many((i) => [`k${i}`, value(i)]));
-        const message = { role: 'assistant', content: 'x [1]', ...fields };
+        const message = { role: 'assistant', content: shape === 'links' ? linkRuns(n) : 'x [1]', ...fields };
         const payload = { choices: [{ index: 0, message }], ...fields };
         return () => extractCitations(payload);
       });
     }),
-    runs([['lists'], ['long'], ['nested'], ['held']]),
+    runs([['lists'], ['long'], ['nested'], ['held'], ['links']]),
   );
 });
 

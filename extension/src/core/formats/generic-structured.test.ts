@@ -227,3 +227,41 @@ test('any doubt in the new places and it reads nothing', () => {
     assert.deepEqual(extractCitations(payload), NOTHING, JSON.stringify(payload).slice(0, 300));
   }
 });
+
+test('documents named only by an id, which the answer links to by name: [Handbook.pdf](<id>) (Writer)', () => {
+  const handbook = '7b1e4c2a-90d3-4f6e-b8a5-1c2d3e4f5a6b';
+  const faq = 'e2a9f0c4-3b5d-4c7e-8f91-0a1b2c3d4e5f';
+  const text = `25 days [Handbook.pdf](${handbook}), 5 carry over [Leave-FAQ.docx](${faq}).`;
+  const graphData = {
+    status: 'finished',
+    // the older list: the cited snippets again
+    sources: [
+      { file_id: handbook, snippet: '25 days of paid leave.' },
+      { file_id: faq, snippet: 'Five days carry over.' },
+    ],
+    references: {
+      files: [
+        { fileId: handbook, text: '25 days of paid leave.', score: 0.93, page: 14, cite: handbook },
+        { fileId: faq, text: 'Five days carry over.', score: 0.88, page: 2, cite: faq },
+        { fileId: '0c9d8e7f-6a5b', text: 'Part-time staff accrue pro rata.', score: 0.71, page: 15, cite: null },
+      ],
+    },
+  };
+  const found = readGeneric(
+    body(text, { choice: { message: { role: 'assistant', content: text, graph_data: graphData } } }),
+  );
+  // Two lists of the same documents: the one that has them all.
+  assert.equal(found.field, 'choices[0].message.graph_data.references.files');
+  assert.deepEqual(shown(found.citations), [
+    ['Handbook.pdf', null, '25 days of paid leave.', 14, 0.93],
+    ['Leave-FAQ.docx', null, 'Five days carry over.', 2, 0.88],
+    [found.citations[2]!.title, null, 'Part-time staff accrue pro rata.', 15, 0.71], // not cited: untitled
+  ]);
+  // Without the answer naming any of them, ids and texts are not sources.
+  assert.deepEqual(
+    extractCitations(
+      body('25 days.', { choice: { message: { role: 'assistant', content: '25 days.', graph_data: graphData } } }),
+    ),
+    NOTHING,
+  );
+});

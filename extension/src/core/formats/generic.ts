@@ -16,8 +16,8 @@
  * lists, Open WebUI's events and its own sources).
  *
  * It must never misfire on an ordinary payload (a corpus of them is tested), so it gives up at the
- * first doubt: a list with any item unlike a source, sources in two lists, a payload too large to
- * search whole. `[N]` is the item whose own number (`ref_id`, `index`, `position`, …) is N, else
+ * first doubt: a list with any item unlike a source, sources in two lists (unless one has every
+ * document of the others and more), a payload too large to search whole. `[N]` is the item whose own number (`ref_id`, `index`, `position`, …) is N, else
  * the N-th item; from 0 when the answer cites a 0. The field it read is reported as a path,
  * `choices[0].message.references`, for the backend's author.
  */
@@ -26,6 +26,7 @@ import { firstChoice, int, isObject, type JsonObject, num, obj, parseJsonString,
 import { MAX_CITATIONS } from '../limits.js';
 import type { Draft, Format, ScoreKind } from '../model.js';
 import { isWebUrl } from '../urls.js';
+import { linkNames } from './answer-links.js';
 
 // A producer puts its sources near the top: at most this many objects down (`choices[0]` is one).
 const MAX_DEPTH = 4;
@@ -62,7 +63,6 @@ const ELSEWHERE = new Set([
   'usage',
   'audio',
   'images',
-  'files',
   'embeds',
   'input',
   'output',
@@ -79,11 +79,11 @@ const ELSEWHERE = new Set([
 ]);
 
 /** Lists OpenAI and Open WebUI define where they name the fields (the payload, a message or
- * delta): API lists and event data (`data`), Open WebUI's search progress and file lists (`items`),
- * its own sources and other formats' (`sources`, `citations`). On a choice (where neither defines
+ * delta): API lists and event data (`data`), Open WebUI's search progress and file lists (`items`,
+ * `files`), its own sources and other formats' (`sources`, `citations`). On a choice (where neither defines
  * them: PrivateGPT's `choices[0].sources`) and below a producer's own field, these names are the
  * producer's. */
-const DEFINED_LISTS = new Set(['data', 'items', 'sources', 'citations']);
+const DEFINED_LISTS = new Set(['data', 'items', 'files', 'sources', 'citations']);
 
 /** Words of an event's name that say its data holds sources: "sources", "retrieval_docs", "onReferences". */
 const SOURCE_EVENT_WORDS = new Set([
@@ -150,6 +150,9 @@ const NOT_A_SOURCE = spellings(
   'enabled',
   'auth_type',
 );
+/** Fields that name an item's document by an id only (Writer's `fileId` and `cite`): a source when
+ * the answer links to the id by the document's name, `[Handbook.pdf](7b1e…)` (answer-links.ts). */
+const ID_FIELDS = spellings('file_id', 'document_id', 'doc_id', 'cite');
 const FILE_NAME = /[/\\]|\.(?:pdf|docx?|txt|md|markdown|html?|csv|xlsx?|pptx?|json|rtf|odt|epub)$/i;
 
 // As markers.ts reads a plain "[n]": larger numbers are ids, not what an answer cites.
@@ -319,19 +322,31 @@ function scoreOf(value: unknown, key: string): { value: number; kind: ScoreKind 
 /** Open WebUI's own source, `{source, document[], metadata[]}`: formats/open-webui.ts reads it. */
 const isOpenWebUiSource = (item: JsonObject): boolean => Array.isArray(item.document) || Array.isArray(item.metadata);
 
+/** An item read as a source; `byId` when only an id names its document: `named` when the answer
+ * links to that id (its link's text the document's name), `unnamed` when it does not. */
+interface ItemRead {
+  draft: Draft;
+  byId: 'named' | 'unnamed' | null;
+}
+
 /** One item of a list as a source, without its number yet; null when it is not like one. */
-function asSource(item: unknown, position: number): Draft | null {
+function asSource(item: unknown, position: number, names: ReadonlyMap<string, string>): ItemRead | null {
   if (!isObject(item) || NOT_A_SOURCE.some((key) => Object.hasOwn(item, key)) || isOpenWebUiSource(item)) return null;
   const places = fieldPlaces(item);
   const link = first(places, FAMILIES.link, webUrl) ?? first(places, ['source', 'key'], webUrl);
-  const document = first(places, FAMILIES.document, str) ?? first(places, ['source', 'key'], fileName);
+  const named = first(places, FAMILIES.document, str) ?? first(places, ['source', 'key'], fileName);
   const title = first(places, FAMILIES.title, str);
   const text = first(places, FAMILIES.text, str);
   const quote = first(places, FAMILIES.quote, str);
-  if ((link === null && document === null) || (title === null && text === null && quote === null)) return null;
+  if (title === null && text === null && quote === null) return null;
+  const byAnswer =
+    link === null && named === null ? first(places, ID_FIELDS, (value) => nameFromAnswer(value, names)) : null;
+  const unnamed = link === null && named === null && byAnswer === null ? first(places, ID_FIELDS, str) : null;
+  if (link === null && named === null && byAnswer === null && (unnamed === null || text === null)) return null;
+  const document = named ?? byAnswer?.name ?? null;
   const score = first(places, FAMILIES.score, scoreOf);
-  return {
-    id: link ?? `${document}#${position}`,
+  const draft: Draft = {
+    id: link ?? byAnswer?.id ?? unnamed ?? `${document}#${position}`,
     title,
     file: document,
     url: link,
@@ -343,6 +358,14 @@ function asSource(item: unknown, position: number): Draft | null {
     date: first(places, FAMILIES.date, str),
     kind: link === null ? 'document' : 'web',
   };
+  return { draft, byId: byAnswer ? 'named' : unnamed ? 'unnamed' : null };
+}
+
+/** An id the answer links to, with its link's text. */
+function nameFromAnswer(value: unknown, names: ReadonlyMap<string, string>): { id: string; name: string } | null {
+  const id = str(value);
+  const name = id === null ? undefined : names.get(id);
+  return id !== null && name !== undefined ? { id, name } : null;
 }
 
 /** The number an item gives itself in a field: 3, "3", "ref_3"; none past MAX_OWN_NUMBER. */
@@ -381,20 +404,35 @@ function ownNumbers(items: JsonObject[]): number[] | null {
 const asCited = (numbers: number[], answer: string | null): number[] =>
   !numbers.includes(0) || (answer !== null && CITES_ZERO.test(answer)) ? numbers : numbers.map((n) => n + 1);
 
-/** A list's items as sources numbered as the answer cites them; null unless every item is one. */
-function asSources(list: unknown[], answer: string | null): Draft[] | null {
+/** A list's items as sources numbered as the answer cites them; null unless every item is one.
+ * Items named by an id only are a list's when the answer names at least one of them. */
+function asSources(list: unknown[], answer: string | null, names: ReadonlyMap<string, string>): Draft[] | null {
   const drafts: Draft[] = [];
+  let named = false;
+  let unnamed = false;
   for (const item of list) {
-    const draft = asSource(item, drafts.length);
-    if (draft === null) return null;
-    drafts.push(draft);
+    const read = asSource(item, drafts.length, names);
+    if (read === null) return null;
+    named ||= read.byId === 'named';
+    unnamed ||= read.byId === 'unnamed';
+    drafts.push(read.draft);
   }
+  if (unnamed && !named) return null;
   const own = ownNumbers(list as JsonObject[]);
   const numbers = asCited(own ?? drafts.map((_, i) => i), answer);
   drafts.forEach((draft, i) => {
     draft.refs = [numbers[i]!];
   });
   return drafts;
+}
+
+/** Of several lists, the one whose sources include every other's and more; null if none does. */
+function covering<T extends { drafts: Draft[] }>(found: T[]): T | null {
+  const ids = found.map(({ drafts }) => new Set(drafts.map((draft) => draft.id)));
+  const index = ids.findIndex((mine, i) =>
+    ids.every((theirs, j) => i === j || (theirs.size < mine.size && [...theirs].every((id) => mine.has(id)))),
+  );
+  return index < 0 ? null : found[index]!;
 }
 
 /** The answer's text, for the numbers it cites. */
@@ -409,17 +447,20 @@ export const generic: Format = {
     const lists = listsBelow(payload);
     if (lists === null) return null;
     const answer = answerText(payload);
+    const names = linkNames(answer);
     const found: Array<{ field: string; drafts: Draft[] }> = [];
     const read = new Set<unknown[]>();
     for (const { field, list, within } of lists) {
       // A list of sources is read whole: what its items hold (their authors, their pages) is theirs.
-      const drafts = within && read.has(within) ? null : asSources(list, answer);
+      const drafts = within && read.has(within) ? null : asSources(list, answer, names);
       if (drafts) {
         read.add(list);
         found.push({ field, drafts });
       }
     }
-    if (found.length !== 1) return null; // none, or several lists: which one holds the sources is a guess
-    return { drafts: found[0]!.drafts, ordered: true, field: found[0]!.field };
+    // None, or several lists: which one holds the sources is a guess, unless one has every
+    // document of the others and more (the others, what it cited of them).
+    const chosen = found.length === 1 ? found[0] : covering(found);
+    return chosen ? { drafts: chosen.drafts, ordered: true, field: chosen.field } : null;
   },
 };
