@@ -223,9 +223,23 @@ test('any doubt in the new places and it reads nothing', () => {
     body('x', { top: { searches: [{ results: webResults }, { hits: webResults }] } }),
     // a file name without any text or title
     body('x', { choice: { references: [{ file: 'a.pdf' }] } }),
+    // two lists, the longer without one of the other's documents
+    body('x', {
+      top: {
+        cited: [webResults[0], { title: 'C', url: 'https://c.example/', snippet: 'c' }],
+        retrieved: [...webResults, { title: 'D', url: 'https://d.example/', snippet: 'd' }],
+      },
+    }),
+    // ids and texts, the answer linking to none of them but to a web page
+    body('[A](https://a.example/)', { top: { chunks: [{ file_id: 'f-1', text: 'a' }] } }),
   ]) {
     assert.deepEqual(extractCitations(payload), NOTHING, JSON.stringify(payload).slice(0, 300));
   }
+  // Streamed, a list sent as an event whose name says nothing of sources is not read.
+  const stream = createAccumulator();
+  stream.add(`event: progress\ndata: ${JSON.stringify(webResults)}\n\n`);
+  stream.add(`data: ${JSON.stringify(body('x'))}\n\n`);
+  assert.deepEqual(stream.result(), NOTHING);
 });
 
 test('documents named only by an id, which the answer links to by name: [Handbook.pdf](<id>) (Writer)', () => {
