@@ -339,14 +339,12 @@ function asSource(item: unknown, position: number, names: ReadonlyMap<string, st
   const text = first(places, FAMILIES.text, str);
   const quote = first(places, FAMILIES.quote, str);
   if (title === null && text === null && quote === null) return null;
-  const byAnswer =
-    link === null && named === null ? first(places, ID_FIELDS, (value) => nameFromAnswer(value, names)) : null;
-  const unnamed = link === null && named === null && byAnswer === null ? first(places, ID_FIELDS, str) : null;
-  if (link === null && named === null && byAnswer === null && (unnamed === null || text === null)) return null;
-  const document = named ?? byAnswer?.name ?? null;
+  const byId = link === null && named === null ? documentById(places, names) : null;
+  if (link === null && named === null && (byId === null || (byId.name === null && text === null))) return null;
+  const document = named ?? byId?.name ?? null;
   const score = first(places, FAMILIES.score, scoreOf);
   const draft: Draft = {
-    id: link ?? byAnswer?.id ?? unnamed ?? `${document}#${position}`,
+    id: link ?? byId?.id ?? `${document}#${position}`,
     title,
     file: document,
     url: link,
@@ -358,14 +356,22 @@ function asSource(item: unknown, position: number, names: ReadonlyMap<string, st
     date: first(places, FAMILIES.date, str),
     kind: link === null ? 'document' : 'web',
   };
-  return { draft, byId: byAnswer ? 'named' : unnamed ? 'unnamed' : null };
+  return { draft, byId: byId === null ? null : byId.name === null ? 'unnamed' : 'named' };
 }
 
-/** An id the answer links to, with its link's text. */
-function nameFromAnswer(value: unknown, names: ReadonlyMap<string, string>): { id: string; name: string } | null {
-  const id = str(value);
-  const name = id === null ? undefined : names.get(id);
-  return id !== null && name !== undefined ? { id, name } : null;
+/** The id an item names its document by, with the name the answer's link to it gives (the first
+ * id the answer links to, else the first id); null when it has none. */
+function documentById(
+  places: JsonObject[],
+  names: ReadonlyMap<string, string>,
+): { id: string; name: string | null } | null {
+  const linked = first(places, ID_FIELDS, (value) => {
+    const id = str(value);
+    const name = id === null ? undefined : names.get(id);
+    return id !== null && name !== undefined ? { id, name } : null;
+  });
+  const id = linked ? null : first(places, ID_FIELDS, str);
+  return linked ?? (id === null ? null : { id, name: null });
 }
 
 /** The number an item gives itself in a field: 3, "3", "ref_3"; none past MAX_OWN_NUMBER. */
