@@ -105,14 +105,21 @@ test("an Open WebUI source event on a line of its own, {event: {type: 'source', 
   };
   const chunk = (content: string) =>
     sse(JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content } }] }));
-  const accumulator = createAccumulator();
-  accumulator.add(chunk('Pipelines are graphs [1].'));
-  accumulator.add(sse(JSON.stringify({ event: { type: 'source', data: source } })));
-  accumulator.add(chunk(''));
-  const found = accumulator.result();
-  assert.equal(found.format, 'open-webui');
-  assert.deepEqual(
-    found.citations.map((c) => [c.url, c.refs]),
-    [['https://docs.haystack.example/pipelines', [1]]],
-  );
+  const ownLine = createAccumulator();
+  ownLine.add(chunk('Pipelines are graphs [1].'));
+  ownLine.add(sse(JSON.stringify({ event: { type: 'source', data: source } })));
+  ownLine.add(chunk(''));
+  // Beside the text, in a chunk of the answer: the text is kept too.
+  const beside = createAccumulator();
+  const withText = JSON.parse(chunk('Pipelines are graphs [1].').slice('data: '.length));
+  beside.add(sse(JSON.stringify({ ...withText, event: { type: 'source', data: source } })));
+  assert.equal(beside.text(), 'Pipelines are graphs [1].');
+  for (const accumulator of [ownLine, beside]) {
+    const found = accumulator.result();
+    assert.equal(found.format, 'open-webui');
+    assert.deepEqual(
+      found.citations.map((c) => [c.url, c.refs]),
+      [['https://docs.haystack.example/pipelines', [1]]],
+    );
+  }
 });

@@ -196,9 +196,10 @@ export function createMerger(): ChunkMerger {
       return;
     }
     if (isOpenWebUiSourceEvent(chunk)) return void sources.push(chunk.data);
-    // The same event as a producer sends it for Open WebUI to relay (Hayhooks' create_source_event).
+    // The same event as a producer sends it for Open WebUI to relay (Hayhooks' create_source_event),
+    // on a line of its own or beside the answer's text.
     const relayed = obj(chunk.event);
-    if (relayed && isOpenWebUiSourceEvent(relayed)) return void sources.push(relayed.data);
+    if (relayed && isOpenWebUiSourceEvent(relayed)) sources.push(relayed.data);
     if (Array.isArray(chunk.document)) return void sources.push(chunk);
     for (const key in chunk) {
       if (!TOP_LEVEL_SKIPPED.has(key) && !isEmpty(chunk[key])) top.set(key, chunk[key]);
