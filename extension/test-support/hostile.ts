@@ -194,6 +194,7 @@ const answer = fc
     fc.oneof(
       text,
       fc.constantFrom('[1]', '[2, 3]', '[doc1]', ' [[1]](https://e.example/a)', '【2】', '[^1]', '^[1][2]^'),
+      fc.constantFrom('[^1^]', 'x¹²', '<sup>1, 2</sup>', '[[1](https://e.example/a)]', '【1†source】'),
       fc.constantFrom('[6650c0a1b2c3d4e5f6a7b801](CITE)', '【6650c0a1b2c3d4e5f6a7b802】(CITE)'),
     ),
     {
@@ -394,6 +395,42 @@ const referencesList = fc
     ),
   )
   .map(([heading, lines]) => `\n\n${heading}\n\n${lines.join('\n')}`);
+// A list of sources written in the answer's text (source-lists.ts), under a heading or none,
+// before or after the answer, in each line shape the text-list reader takes.
+const sourceListText = fc
+  .tuple(
+    fc.constantFrom(
+      '',
+      '### All Sources:',
+      '**References:**',
+      '---\n参考资料:',
+      '搜索结果来自：',
+      '<details>\n<summary>Searching</summary>',
+      '```\nSources:',
+    ),
+    fc.array(
+      fc.oneof(
+        fc
+          .tuple(
+            fc.constantFrom('- ', '* ', '1. ', '', '> ', '【检索 2】 ', '检索 '),
+            fc.constantFrom('[1] ', '[0]. ', '', '*['),
+            fc.oneof(text, url),
+            fc.constantFrom('', '(', ' - ', '](', ') ...', '\nTitle: ', '\nLink: '),
+            fc.oneof(text, url),
+          )
+          .map((parts) => parts.map(String).join('')),
+        text,
+      ),
+      { maxLength: 6 },
+    ),
+    fc.boolean(),
+  )
+  .chain(([heading, lines, before]) =>
+    answer.map((a) => {
+      const list = `${heading}\n${lines.join('\n')}\n`;
+      return before ? `${list}\n${a}` : `${a}\n\n${list}`;
+    }),
+  );
 const braveTag = shaped({ number: count, url, snippet: text, start_index: count, end_index: count }).chain((tag) =>
   fc.constantFrom(
     `<citation>${jsonText(tag)}</citation>`,
@@ -613,6 +650,7 @@ export const WIRE_FORMATS: Record<string, fc.Arbitrary<unknown>> = {
     chatMessage({ content: fc.array(fc.oneof(text, braveTag), { maxLength: 6 }).map((parts) => parts.join('')) }),
   ),
   lightrag: chatBody(chatMessage({ content: fc.tuple(answer, referencesList).map(([a, r]) => a + r) })),
+  'text-list': chatBody(chatMessage({ content: sourceListText })),
   'claude-citations': chatBody(
     chatMessage({
       provider_specific_fields: shaped({

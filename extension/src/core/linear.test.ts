@@ -262,33 +262,59 @@ test('linkMarkers: a footnote definition with a long run of blanks, and tens of 
   );
 });
 
-test("extractCitations then linkMarkers: LightRAG's references list of many lines, long lines, runs of blanks and fences", () => {
-  // lines: thousands of references; wrapped: one title over thousands of lines; blanks: a title and a
-  // heading padded with a long run; fences: thousands of code fences above the list; prose: one
-  // paragraph of thousands of lines that no heading opens (read back to the start, then given up).
-  const build: Record<string, (n: number, blanks: string) => string> = {
-    lines: (n) =>
-      `A [1].\n\n### References\n${Array.from({ length: n }, (_, i) => `- [${(i % 999) + 1}] f${i}.md`).join('\n')}`,
-    wrapped: (n) => `A [1].\n\n### References\n- [1] ${'part of a title\n'.repeat(n)}`,
-    blanks: (n, blanks) => `A [1].\n\n### References${repeatTo(blanks, n)}\n- [1] a.md${repeatTo(blanks, n)}\nx`,
-    fences: (n) => `${'```\ncode\n```\n'.repeat(n)}\n### References\n- [1] a.md`,
-    prose: (n) => `${'A line of an answer that mentions its references [1].\n'.repeat(n)}`,
-  };
+/** Each layout of an answer's text, `build(n, blanks)`, read as a body's message and linked: first
+ * with a run of spaces, or of tabs for the layouts `tabbed` names (the attacks measured). */
+function answerLayoutsLinear(
+  what: string,
+  build: Record<string, (n: number, blanks: string) => string>,
+  tabbed: readonly string[],
+): void {
+  const layouts = Object.keys(build);
   fc.assert(
-    fc.property(fc.constantFrom(...Object.keys(build)), blankRun, (layout, blanks) => {
-      assertLinear(`references: ${layout}`, (n) => {
+    fc.property(fc.constantFrom(...layouts), blankRun, (layout, blanks) => {
+      assertLinear(`${what}: ${layout}`, (n) => {
         const content = build[layout]!(n, blanks);
         const body = { choices: [{ index: 0, message: { role: 'assistant', content } }] };
         return () => linkMarkers(content, extractCitations(body).citations);
       });
     }),
-    runs([
-      ['lines', ' '],
-      ['wrapped', ' '],
-      ['blanks', '\t'],
-      ['fences', ' '],
-      ['prose', ' '],
-    ]),
+    runs(layouts.map((layout) => [layout, tabbed.includes(layout) ? '\t' : ' '])),
+  );
+}
+
+test("extractCitations then linkMarkers: LightRAG's references list of many lines, long lines, runs of blanks and fences", () => {
+  // lines: thousands of references; wrapped: one title over thousands of lines; blanks: a title and a
+  // heading padded with a long run; fences: thousands of code fences above the list; prose: one
+  // paragraph of thousands of lines that no heading opens (read back to the start, then given up).
+  answerLayoutsLinear(
+    'references',
+    {
+      lines: (n) =>
+        `A [1].\n\n### References\n${Array.from({ length: n }, (_, i) => `- [${(i % 999) + 1}] f${i}.md`).join('\n')}`,
+      wrapped: (n) => `A [1].\n\n### References\n- [1] ${'part of a title\n'.repeat(n)}`,
+      blanks: (n, blanks) => `A [1].\n\n### References${repeatTo(blanks, n)}\n- [1] a.md${repeatTo(blanks, n)}\nx`,
+      fences: (n) => `${'```\ncode\n```\n'.repeat(n)}\n### References\n- [1] a.md`,
+      prose: (n) => `${'A line of an answer that mentions its references [1].\n'.repeat(n)}`,
+    },
+    ['blanks'],
+  );
+});
+
+test('extractCitations then linkMarkers: lists of sources in the text, of many lines, long lines and many lists', () => {
+  // lines: thousands of items under a heading; loose: thousands of "检索 title - url" lines;
+  // long: one item line of a long title of brackets and parentheses; lists: thousands of lists no
+  // heading names, apart, none cited; records: thousands of Title:/Link: records.
+  answerLayoutsLinear(
+    'source lists',
+    {
+      lines: (n) =>
+        `A [1].\n\n### Sources\n${Array.from({ length: n }, (_, i) => `- [${(i % 999) + 1}] https://s.example/${i}`).join('\n')}`,
+      loose: (n, blanks) => `${`检索 t${blanks}- https://s.example/a${blanks}...\n`.repeat(n)}\nA.`,
+      long: (n, blanks) => `A [1].\n\nSources:\n- [1] ${repeatTo(`([${blanks}](http`, n)}`,
+      lists: (n) => `${'A [5].\n\n1. [x](https://s.example/1)\n\n'.repeat(n)}`,
+      records: (n) => `Search results:\n\n${'Title: t\nLink: https://s.example/\n\n'.repeat(n)}`,
+    },
+    ['long'],
   );
 });
 

@@ -315,3 +315,37 @@ test("Brave's citation tag names its source by its number, a string of digits to
     [2, 3, null],
   );
 });
+
+test('every notation the generic reader recognises (notations.ts) links to the right source', () => {
+  const sources = [
+    citation(1, { refs: [1], url: 'https://a.example/' }),
+    citation(2, { refs: [2], url: 'https://b.example/' }),
+    citation(3, { refs: [12] }),
+  ];
+  const text =
+    'A [1]. B [^2]. C [^1^]. D 【2】 E 【1†source】. F word¹ G word¹² H<sup>2</sup> I<sup>1, 2</sup> J [2](https://b.example/) K [[1](https://a.example/)].';
+  assert.deepEqual(covered(text, linkMarkers(text, sources)), [
+    ['[1]', [1], 'marker'],
+    ['[^2]', [2], 'marker'],
+    ['[^1^]', [1], 'marker'],
+    ['【2】', [2], 'marker'],
+    ['【1†source】', [1], 'marker'],
+    ['¹', [1], 'marker'],
+    ['¹²', [3], 'marker'],
+    ['<sup>2</sup>', [2], 'marker'],
+    ['<sup>1, 2</sup>', [1, 2], 'marker'],
+    ['[2](https://b.example/)', [2], 'marker'],
+    ['[[1](https://a.example/)]', [1], 'marker'],
+  ]);
+});
+
+test('a superscript that names no source is a power, not a citation the backend forgot', () => {
+  const text = 'An area of 3 m², 2 cm³ and x³, cited [^4^] and <sup>5</sup>, or by a number no source has.⁹';
+  assert.deepEqual(
+    linkMarkers(text, THREE).map((s) => [text.slice(s.start, s.end), s.unnamed ?? []]),
+    [
+      ['[^4^]', [4]],
+      ['<sup>5</sup>', [5]],
+    ],
+  );
+});

@@ -8,6 +8,7 @@ import { footnoteBlock } from './footnotes.js';
 import type { Anchor, Citation, OffsetUnit } from './model.js';
 import { toUtf16 } from './offsets.js';
 import { referenceId, referencesBlock } from './references.js';
+import { sourceLists } from './source-lists.js';
 import { safeUrl } from './urls.js';
 
 export interface MarkerSpan {
@@ -40,6 +41,8 @@ const NUMBER_LIST = String.raw`\d{1,4}(?:\s*[-–]\s*\d{1,4})?(?:\s*,\s*\d{1,4}(
 const MARKERS = new RegExp(
   [
     String.raw`(?<grokN>\d{1,4})\]\]\((?<grokUrl>[^()\s]+)\)`, // [[1]](url), after its "[["
+    String.raw`(?<wrapN>\d{1,4})\]\((?<wrapUrl>[^()\s]+)\)\]`, // [[1](url)], after its "[[" (PandaWiki)
+    String.raw`\^(?<caretFoot>\d{1,4})\^\]`, // [^1^] (Bing, Kimi)
     String.raw`doc(?<doc>\d{1,4})\]`, // [doc1]
     String.raw`\^(?<foot>\d{1,4})\](?!:)`, // [^1], not a footnote definition
     String.raw`(?<linkN>\d{1,4})\]\((?<linkUrl>[^()\s]+)\)`, // [1](url)
@@ -47,8 +50,12 @@ const MARKERS = new RegExp(
     // A number after a label, as backends no format knows write it: [ref_1], [citation:2], [cite: 1, 3]
     String.raw`(?:ref_|ref:\s?|citation:\s?|cite:\s?|source:\s?)(?<labelled>${NUMBER_LIST})\](?![(:])`,
   ]
-    .map((alternative) => (alternative.startsWith('(?<grokN>') ? String.raw`\[\[` : String.raw`\[`) + alternative)
+    .map((alternative) => (/^\(\?<(?:grok|wrap)N>/.test(alternative) ? String.raw`\[\[` : String.raw`\[`) + alternative)
     .concat(String.raw`【(?<wide>\d{1,4})(?:[:†][^】]{0,40})?】`) // 【1】, 【4:0†source】
+    .concat(`<sup>(?<supTag>${NUMBER_LIST})</sup>`) // <sup>1</sup>, <sup>1, 2</sup>
+    // ¹²: a run of superscript digits, one number (¹² is twelve), after a word of three letters or
+    // more or after punctuation: not a power (m², cm³, x²).
+    .concat(String.raw`(?<=[^\s\d¹²³⁰⁴-⁹]{3}|[.,;:!?)\]"'。，；：！？）])(?<superscript>[¹²³⁰⁴-⁹]{1,3})(?![¹²³⁰⁴-⁹])`)
     // RAGFlow's [ID:n] and the variants its repair_bad_citation_formats rewrites to it only in
     // the final answer, so a streamed answer may keep them: [ID: 3], (ID: 3), 【ID: 3】.
     .concat(String.raw`[\[(【]ID:\s?(?<ragflow>\d{1,4})[\])】]`)
@@ -91,7 +98,7 @@ export function writtenMarker(marker: string): { drawnByOpenWebui: boolean; numb
 export const isMarkerText = (text: string): boolean => /^\[?\d+\]?$/.test(text.trim());
 
 /** Whether a piece of text may hold a marker at all: a cheap test before linkMarkers. */
-export const mayHoldMarker = (text: string): boolean => /[[【]|\(ID:/.test(text);
+export const mayHoldMarker = (text: string): boolean => /[[【<¹²³⁰⁴-⁹]|\(ID:/.test(text);
 
 /** The numbers a marker's list names, "1, 3-5" → 1, 3, 4, 5: each comma-separated part a number
  * or a range, as `Number.parseInt` reads it (NaN when it reads none). By hand, without the arrays
@@ -179,7 +186,7 @@ function takeOverlapping(spans: MarkerSpan[], start: number, end: number): Marke
 }
 
 /** `spans` without those that overlap one of `hidden`: both sorted and apart, walked side by side. */
-function withoutHidden(spans: readonly MarkerSpan[], hidden: readonly MarkerSpan[]): MarkerSpan[] {
+function withoutHidden<T extends MarkerSpan>(spans: readonly T[], hidden: readonly MarkerSpan[]): T[] {
   let h = 0;
   return spans.filter((span) => {
     while (h < hidden.length && hidden[h]!.end <= span.start) h++;
@@ -286,7 +293,40 @@ export function citationNumbers(citations: readonly Citation[]): CitationNumbers
   return numbers;
 }
 
-/** `anchors: false`: only what the text itself writes, not the spans producers attach by offset
+type MarkerGroups = Record<string, string | undefined>;
+
+/** A marker that is a link named by a number, [[1]](url), [[1](url)], [1](url): the number and address. */
+function linkedNumber(g: MarkerGroups): { n: number; url: string | undefined } | null {
+  const n = g.grokN ?? g.wrapN ?? g.linkN;
+  return n === undefined ? null : { n: Number(n), url: g.grokUrl ?? g.wrapUrl ?? g.linkUrl };
+}
+
+const SUPERSCRIPT_DIGITS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+
+/** The numbers any other marker writes. */
+function writtenNumbers(g: MarkerGroups): number[] {
+  if (g.caret !== undefined) return bracketedNumbers(g.caret);
+  if (g.superscript !== undefined)
+    return [Number([...g.superscript].map((digit) => SUPERSCRIPT_DIGITS.indexOf(digit)).join(''))];
+  return numbers(g.doc ?? g.foot ?? g.caretFoot ?? g.list ?? g.labelled ?? g.wide ?? g.supTag ?? g.ragflow ?? '');
+}
+
+/** The source numbers the text's markers write, outside code and outside the spans given (a list
+ * of sources in the text, whose own numbers cite nothing): what a list in the text is matched to. */
+export function citedNumbers(text: string, outside: ReadonlyArray<{ start: number; end: number }> = []): Set<number> {
+  const cited = new Set<number>();
+  if (typeof text !== 'string') return cited;
+  const inCode = codeTest(text);
+  eachMatch(MARKERS, text, (match) => {
+    if (inCode(match.index) || outside.some((span) => match.index >= span.start && match.index < span.end)) return;
+    if (match.groups!.cite !== undefined) return;
+    const linked = linkedNumber(match.groups!);
+    for (const n of linked ? [linked.n] : writtenNumbers(match.groups!)) if (Number.isInteger(n)) cited.add(n);
+  });
+  return cited;
+}
+
+/** `anchors: false`: only what the text itself writes/** `anchors: false`: only what the text itself writes, not the spans producers attach by offset
  * (which index the whole answer, not a piece of it). */
 export function linkMarkers(text: string, citations: readonly Citation[], { anchors = true } = {}): MarkerSpan[] {
   if (typeof text !== 'string' || text === '' || !Array.isArray(citations) || citations.length === 0) return [];
@@ -317,22 +357,20 @@ export function linkMarkers(text: string, citations: readonly Citation[], { anch
       if (index !== undefined) markers.push({ start, end, indices: [index], kind: 'marker' });
       return;
     }
-    if (g.grokN !== undefined || g.linkN !== undefined) {
+    const linked = linkedNumber(g);
+    if (linked) {
       // A link marker leads somewhere even when it names no source: left as the link it is.
-      const indices =
-        g.grokN !== undefined ? resolve([Number(g.grokN)], g.grokUrl) : resolve([Number(g.linkN)], g.linkUrl);
+      const indices = resolve([linked.n], linked.url);
       if (indices.length) markers.push({ start, end, indices, kind: 'marker' });
       return;
     }
-    const written =
-      g.caret !== undefined
-        ? bracketedNumbers(g.caret)
-        : numbers(g.doc ?? g.foot ?? g.list ?? g.labelled ?? g.wide ?? g.ragflow ?? '');
+    const written = writtenNumbers(g);
     const indices = resolve(written);
+    // A superscript that names no source is a power (m²), not a citation the backend forgot.
     const unnamed =
-      g.foot !== undefined && defined.has(Number(g.foot))
+      (g.foot !== undefined && defined.has(Number(g.foot))) || g.superscript !== undefined
         ? NONE
-        : unnamedRefs(written, byRef, g.list !== undefined || g.caret !== undefined);
+        : unnamedRefs(written, byRef, g.list !== undefined || g.caret !== undefined || g.supTag !== undefined);
     if (indices.length || unnamed.length)
       markers.push({ start, end, indices, kind: 'marker', ...(unnamed.length ? { unnamed } : {}) });
   });
@@ -342,7 +380,7 @@ export function linkMarkers(text: string, citations: readonly Citation[], { anch
     if (indices.length && !inCode(tag.start)) tags.push({ start: tag.start, end: tag.end, indices, kind: 'hide' });
   }
   // "Sources: [1, 2]": its own marker is hidden with it.
-  const spans = [...withoutHidden(markers, tags), ...tags];
+  let spans = [...withoutHidden(markers, tags), ...tags];
   const listed = footnotes ? [...new Set(footnotes.definitions.flatMap((d) => (d.url ? resolve([], d.url) : [])))] : [];
   if (footnotes && listed.length && !inCode(footnotes.start)) {
     // Jina's "[^n]: quote [title](url)" definitions: our list shows the same sources.
@@ -364,6 +402,21 @@ export function linkMarkers(text: string, citations: readonly Citation[], { anch
     takeOverlapping(spans, references.start, text.length);
     const { start, heading } = references;
     spans.push({ start, end: text.length, indices: [...new Set(named)], kind: 'hide', heading });
+  }
+  // Lists of sources written in the text (source-lists.ts) whose sources our list shows (by their
+  // addresses), outside what is hidden already: their own numbers are no markers; hidden when the
+  // text says they are sources, else left in place.
+  const lists = (references && named.length ? [] : sourceLists(text)).flatMap((list) => {
+    const indices = [...new Set(list.sources.flatMap((s) => byUrl.get(safeUrl(s.url) ?? '') ?? []))];
+    const heading = list.heading ? { heading: list.heading } : {};
+    return indices.length
+      ? [{ start: list.start, end: list.end, indices, kind: 'hide' as const, said: list.said, ...heading }]
+      : [];
+  });
+  if (lists.length) {
+    const shown = withoutHidden(lists, spans.filter((s) => s.kind === 'hide').sort(byStart));
+    spans = withoutHidden(spans.sort(byStart), shown);
+    for (const { said, ...span } of shown) if (said) spans.push(span);
   }
   // Two runs already sorted (the markers, the tags), which the sort merges in linear time; then the
   // anchors kept, after them.

@@ -31,6 +31,7 @@ import { openrag } from './openrag.js';
 import { perplexity } from './perplexity.js';
 import { qianfan } from './qianfan.js';
 import { ragflow } from './ragflow.js';
+import { textList } from './text-list.js';
 import { volcengineArk } from './volcengine-ark.js';
 import { xiaomiMimo } from './xiaomi-mimo.js';
 
@@ -60,5 +61,6 @@ export const FORMATS: readonly Format[] = [
   brave,
   openWebui,
   lightrag, // sources only in the answer's text, read when no field of the payload has any
+  textList, // a list of links in the answer's text, after LightRAG's list of titles
   generic, // last: only what no format knows
 ];

@@ -1,0 +1,303 @@
+/**
+ * Sources written into the answer's text (text-list.ts, source-lists.ts), in the shapes the
+ * backends of corpus/unnamed/build write them, and the answers that end with links but cite none.
+ */
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { createAccumulator } from '../accumulate.js';
+import { extractCitations } from '../extract.js';
+import { linkMarkers } from '../markers.js';
+import type { Citation } from '../model.js';
+
+const answer = (content: string) => ({
+  id: 'chatcmpl-1',
+  object: 'chat.completion',
+  choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+});
+
+const read = (text: string) => {
+  const found = extractCitations(answer(text));
+  assert.equal(found.format, 'text-list', text.slice(0, 200));
+  return found.citations;
+};
+
+/** What the page shows of the text: each span the core finds, as [its text, its kind, the titles or urls it links to]. */
+const spans = (text: string, citations: Citation[]) =>
+  linkMarkers(text, citations).map((span) => [
+    text.slice(span.start, span.end),
+    span.kind,
+    span.indices.map((i) => citations[i - 1]!.title),
+  ]);
+
+test('Higress: a **References:** block before the answer, [n] [title](url) apart, hidden; [1][2] link to it', () => {
+  const block =
+    '**References:**\n[1] [Nobel 2024](https://news.example.cn/a.htm)\n\n[2] [Press release](https://nobel.example.org/p/)\n\n[3] [Why physics](https://tech.example.cn/b.shtml)';
+  const text = `${block}\n\n诺贝尔物理学奖授予霍普菲尔德和辛顿[1][2]，以表彰机器学习[1][3]。`;
+  const citations = read(text);
+  assert.deepEqual(
+    citations.map((c) => [c.title, c.url, c.refs]),
+    [
+      ['Nobel 2024', 'https://news.example.cn/a.htm', [1]],
+      ['Press release', 'https://nobel.example.org/p/', [2]],
+      ['Why physics', 'https://tech.example.cn/b.shtml', [3]],
+    ],
+  );
+  assert.deepEqual(spans(text, citations), [
+    [block, 'hide', ['Nobel 2024', 'Press release', 'Why physics']],
+    ['[1]', 'marker', ['Nobel 2024']],
+    ['[2]', 'marker', ['Press release']],
+    ['[1]', 'marker', ['Nobel 2024']],
+    ['[3]', 'marker', ['Why physics']],
+  ]);
+  // Its tail placement, and the heading an operator configures.
+  const tail = `Answer [2].\n\n### 数据来源\n[1] [A](https://a.example/)\n\n[2] [B](https://b.example/)`;
+  assert.deepEqual(
+    spans(tail, read(tail)).map(([written, kind]) => [written, kind]),
+    [
+      ['[2]', 'marker'],
+      ['### 数据来源\n[1] [A](https://a.example/)\n\n[2] [B](https://b.example/)', 'hide'],
+    ],
+  );
+});
+
+test('Hayhooks: "### All Sources:" and "- [n] url" lines close the answer; hidden under its heading', () => {
+  const text =
+    'Pipelines are graphs [1]. Components declare outputs [2].\n\n### All Sources:\n- [1] https://docs.example.ai/pipelines\n- [2] https://docs.example.ai/components\n';
+  const citations = read(text);
+  assert.deepEqual(
+    citations.map((c) => [c.url, c.refs]),
+    [
+      ['https://docs.example.ai/pipelines', [1]],
+      ['https://docs.example.ai/components', [2]],
+    ],
+  );
+  const hidden = linkMarkers(text, citations).find((s) => s.kind === 'hide')!;
+  assert.equal(hidden.heading, 'All Sources:');
+  assert.equal(text.slice(hidden.start, hidden.end), text.slice(text.indexOf('###')).trimEnd());
+});
+
+test('freeaskinternet: "---", "参考资料:", italic "[n. url](url)" lines; nothing cited, all shown, the block hidden', () => {
+  const list =
+    '*[1. https://roofs.example.org/t](https://roofs.example.org/t)*\n*[2. https://zh.wikipedia.org/wiki/屋顶绿化](https://zh.wikipedia.org/wiki/屋顶绿化)*';
+  const text = `屋顶绿化可以降温。\n\n---\n参考资料:\n${list}\n`;
+  const citations = read(text);
+  assert.deepEqual(
+    citations.map((c) => [c.url, c.refs]),
+    [
+      ['https://roofs.example.org/t', [1]],
+      ['https://zh.wikipedia.org/wiki/%E5%B1%8B%E9%A1%B6%E7%BB%BF%E5%8C%96', [2]], // as the link opens it
+    ],
+  );
+  const hidden = linkMarkers(text, citations).find((s) => s.kind === 'hide')!;
+  assert.equal(text.slice(hidden.start, hidden.end), `---\n参考资料:\n${list}`);
+  assert.equal(hidden.heading, '参考资料:');
+});
+
+test('kimi-free-api: 【检索 n】 lines before the answer (streamed) or under 搜索结果来自： after it', () => {
+  const lines =
+    '【检索 1】 [新能源汽车产销](https://auto.example.cn/nev.html)\n【检索 2】 [销量1286.6万辆](https://fin.example.cn/caam.html)';
+  for (const text of [
+    `${lines}\n\n根据协会的数据，产销分别完成1288.8万辆。`,
+    `根据协会的数据。\n\n搜索结果来自：\n${lines.replace('\n', '\n\n')}\n\n`,
+  ]) {
+    const citations = read(text);
+    assert.deepEqual(
+      citations.map((c) => [c.title, c.refs]),
+      [
+        ['新能源汽车产销', [1]],
+        ['销量1286.6万辆', [2]],
+      ],
+    );
+    const hidden = linkMarkers(text, citations).filter((s) => s.kind === 'hide');
+    assert.equal(hidden.length, 1);
+    assert.ok(!text.slice(hidden[0]!.start, hidden[0]!.end).includes('根据'), 'the answer stays');
+  }
+});
+
+test('glm-free-api and step-free-api: 检索 title(url) ... and 检索 title - url ... lines; 【n†source】 markers', () => {
+  const glm =
+    '检索 高考报名人数公布(https://edu.example.cn/bm.html) ...\n检索 教育部：1335万(https://news.example.cn/1335.html) ...\n\n报名人数为1335万人【1†source】，减少7万人【2†source】。';
+  const citations = read(glm);
+  assert.deepEqual(
+    citations.map((c) => [c.title, c.url]),
+    [
+      ['高考报名人数公布', 'https://edu.example.cn/bm.html'],
+      ['教育部：1335万', 'https://news.example.cn/1335.html'],
+    ],
+  );
+  assert.deepEqual(spans(glm, citations).slice(1), [
+    ['【1†source】', 'marker', ['高考报名人数公布']],
+    ['【2†source】', 'marker', ['教育部：1335万']],
+  ]);
+  const step =
+    '检索 国家统计局：GDP - https://stats.example.cn/t.html ...\n检索 增长5.0% - https://news.example.cn/gdp.shtml ...\n\n增长5.0%。';
+  assert.deepEqual(
+    read(step).map((c) => [c.title, c.url]),
+    [
+      ['国家统计局：GDP', 'https://stats.example.cn/t.html'],
+      ['增长5.0%', 'https://news.example.cn/gdp.shtml'],
+    ],
+  );
+  // Non-streamed, their "title - url" lines under 搜索结果来自：
+  const after =
+    '增长5.0%。\n\n搜索结果来自：\n国家统计局：GDP - https://stats.example.cn/t.html\n增长5.0% - https://news.example.cn/gdp.shtml';
+  assert.equal(read(after).length, 2);
+});
+
+test('PandaWiki: [[n](url)] markers, and "---\\n### 引用列表\\n> [n]. [title](url)\\n---" hidden whole', () => {
+  const a = 'https://wiki.example.com/node/a';
+  const b = 'https://wiki.example.com/node/b';
+  const block = `---\n### 引用列表\n> [1]. [固件升级指南](${a})\n> [2]. [升级失败怎么办](${b})\n---`;
+  const text = `上传固件包即可[[1](${a})]。完成后自动重启[[2](${b})]。\n\n${block}\n`;
+  const citations = read(text);
+  assert.deepEqual(
+    citations.map((c) => [c.title, c.url]),
+    [
+      ['固件升级指南', a],
+      ['升级失败怎么办', b],
+    ],
+  );
+  assert.deepEqual(spans(text, citations), [
+    [`[[1](${a})]`, 'marker', ['固件升级指南']],
+    [`[[2](${b})]`, 'marker', ['升级失败怎么办']],
+    [block, 'hide', ['固件升级指南', '升级失败怎么办']],
+  ]);
+});
+
+test('bing-chat-api: a <details> whose summary says it searched, n. [title](url) lines; [^n^] markers', () => {
+  const details =
+    '<details>\n<summary>\nSearching: [**Rhine length**]\n</summary>\n1. [Rhine - Wikipedia](https://en.wikipedia.org/wiki/Rhine)\n2. [Rhine | Britannica](https://www.britannica.com/place/Rhine-River)\n</details>';
+  const text = `${details}\nThe Rhine is 1,230 km long [^1^]. It reaches the North Sea [^2^].\n\n---\n\n**Suggested Questions:**\n- How long is the Danube?`;
+  const citations = read(text);
+  assert.deepEqual(
+    citations.map((c) => [c.title, c.refs]),
+    [
+      ['Rhine - Wikipedia', [1]],
+      ['Rhine | Britannica', [2]],
+    ],
+  );
+  assert.deepEqual(spans(text, citations), [
+    [details, 'hide', ['Rhine - Wikipedia', 'Rhine | Britannica']],
+    ['[^1^]', 'marker', ['Rhine - Wikipedia']],
+    ['[^2^]', 'marker', ['Rhine | Britannica']],
+  ]);
+});
+
+test('graphrag-local-ui: Title:/Snippet:/Link: records under "DuckDuckGo Search Results:"', () => {
+  const text =
+    'DuckDuckGo Search Results:\n\nTitle: Eclipse - Wikipedia\nSnippet: A total solar eclipse.\nLink: https://en.wikipedia.org/wiki/Eclipse\n\nTitle: Where & When - NASA\nSnippet: The path of totality.\nLink: https://science.nasa.gov/eclipse/\n\n';
+  assert.deepEqual(
+    read(text).map((c) => [c.title, c.url, c.snippet]),
+    [
+      ['Eclipse - Wikipedia', 'https://en.wikipedia.org/wiki/Eclipse', 'A total solar eclipse.'],
+      ['Where & When - NASA', 'https://science.nasa.gov/eclipse/', 'The path of totality.'],
+    ],
+  );
+});
+
+test('headings in ten languages, with or without markdown, bold or a colon, say a list is sources', () => {
+  for (const heading of [
+    'Sources',
+    '## References',
+    '**Citations:**',
+    '### 参考资料',
+    '**来源：**',
+    '参考文献',
+    '出典:',
+    '## Quellen',
+    '**Références :**'.replace(' :', ':'),
+    'Fuentes:',
+    '### Источники',
+    '출처',
+    'Fontes:',
+    '**Fonti**',
+  ]) {
+    const text = `Une réponse.\n\n${heading}\n- [Un](https://a.example/1)\n- [Deux](https://b.example/2)`;
+    const citations = read(text);
+    assert.equal(citations.length, 2, heading);
+    const hidden = linkMarkers(text, citations).find((s) => s.kind === 'hide');
+    assert.equal(hidden && text.slice(hidden.start, hidden.end).startsWith(heading), true, heading);
+  }
+});
+
+test('a list no heading names, whose numbers the markers cite, is read and left in place', () => {
+  const text =
+    'Water boils at 100 °C [1] and freezes at 0 °C [2].\n\n1. [Boiling](https://a.example/boil)\n2. [Freezing](https://b.example/freeze)';
+  const citations = read(text);
+  assert.deepEqual(
+    citations.map((c) => [c.title, c.refs]),
+    [
+      ['Boiling', [1]],
+      ['Freezing', [2]],
+    ],
+  );
+  // Its own numbers are no markers; nothing is hidden.
+  assert.deepEqual(spans(text, citations), [
+    ['[1]', 'marker', ['Boiling']],
+    ['[2]', 'marker', ['Freezing']],
+  ]);
+});
+
+test('numbering: a list from 0 cited from 0, an unnumbered list cited from 0 or from 1', () => {
+  const zero = 'A [0], B [1].\n\n[0] [A](https://a.example/)\n[1] [B](https://b.example/)';
+  assert.deepEqual(
+    read(zero).map((c) => c.refs),
+    [[0], [1]],
+  );
+  const fromZero = 'A [0], B [1].\n\nSources:\n- https://a.example/\n- https://b.example/';
+  assert.deepEqual(
+    read(fromZero).map((c) => c.refs),
+    [[0], [1]],
+  );
+  const fromOne = 'A [1], B [2].\n\nSources:\n- https://a.example/\n- https://b.example/';
+  const citations = read(fromOne);
+  assert.deepEqual(
+    citations.map((c) => c.refs),
+    [[1], [2]],
+  );
+  assert.deepEqual(
+    spans(fromOne, citations).filter(([, kind]) => kind === 'marker'),
+    [
+      ['[1]', 'marker', ['a.example']],
+      ['[2]', 'marker', ['b.example']],
+    ],
+  );
+});
+
+test('an ordinary answer that ends with links or a "See also" list and cites none of them is not read', () => {
+  for (const text of [
+    'Rust has ownership.\n\nSee also:\n- [The Book](https://doc.rust-lang.org/book/)\n- [Rustlings](https://github.com/rust-lang/rustlings)',
+    'Try these:\n\n1. [MDN](https://developer.mozilla.org/)\n2. [web.dev](https://web.dev/)',
+    'Useful links\n- https://python.org\n- https://pypi.org',
+    'Read more at [the docs](https://docs.example.com) and [the blog](https://blog.example.com).',
+    'Further reading:\n\n---\n- [One](https://a.example/)\n- [Two](https://b.example/)',
+    'In 2024 [1] was a year.\n\n```\nSources:\n- [1] https://a.example/\n```',
+  ]) {
+    assert.deepEqual(extractCitations(answer(text)), { format: null, citations: [] }, text);
+  }
+});
+
+test('streamed: the list in the text read once the chunks are joined, whatever chunk it arrives in', () => {
+  const stream = createAccumulator();
+  for (const content of ['Graphs [1].', '\n\n### All Sources:\n- [1] ', 'https://docs.example.ai/p\n'])
+    stream.add({ choices: [{ index: 0, delta: { content } }] });
+  const found = stream.result();
+  assert.equal(found.format, 'text-list');
+  assert.deepEqual(
+    found.citations.map((c) => c.url),
+    ['https://docs.example.ai/p'],
+  );
+});
+
+test('hostile lists: a javascript: link is no source; thousands of lines are read once each', () => {
+  assert.deepEqual(extractCitations(answer('A [1].\n\nSources:\n- [1] [x](javascript:alert(1))')), {
+    format: null,
+    citations: [],
+  });
+  const many = `A [1].\n\nSources:\n${'- [1] [x](https://a.example/)\n'.repeat(5000)}`;
+  const found = extractCitations(answer(many));
+  assert.equal(found.format, 'text-list');
+  assert.ok(found.citations.length >= 1);
+});

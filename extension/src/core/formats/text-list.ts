@@ -1,0 +1,69 @@
+/**
+ * Sources a backend writes into the answer's text and no field of the payload holds: a list of
+ * links before or after the answer (source-lists.ts), as gateways, proxies and prompts write them
+ * (Higress's `**References:**`, Hayhooks' `### All Sources:`, the *-free-api proxies' `检索` lines,
+ * PandaWiki's `### 引用列表`, a `<details>` of Bing's searches, `Title:`/`Link:` records).
+ *
+ * Read when the text says the list is sources (a heading, a label, a separator: markers.ts then
+ * hides it in the page), or else when the answer's markers cite the list's numbers (it is then
+ * shown as sources and left in place). An answer that ends with links it does not cite is not read.
+ * The list's numbers, or its order when it has none, are matched to the markers: a list numbered
+ * from 0 that the text cites from 1, or the reverse, is shifted by one.
+ */
+
+import { firstChoice, obj } from '../json.js';
+import { citedNumbers } from '../markers.js';
+import type { Draft, Format } from '../model.js';
+import { type ListedSource, type SourceList, sourceLists } from '../source-lists.js';
+
+// Lists no heading names that are matched to the markers, at most.
+const MAX_CANDIDATES = 8;
+
+/** The numbers the list gives its items: their own, else their place from `base`. */
+const listNumbers = (sources: readonly ListedSource[], base: number): number[] =>
+  sources.map((source, i) => source.n ?? i + base);
+
+/** Whether every number cited lies in [first, first + count). */
+const within = (cited: ReadonlySet<number>, first: number, count: number): boolean =>
+  [...cited].every((n) => n >= first && n < first + count);
+
+/** The list's numbers as the text's markers use them, or null when they cite none of them: its
+ * own, or shifted by one when that puts every number cited in the list and its own do not. */
+function matchedNumbers(list: SourceList, cited: ReadonlySet<number>): number[] | null {
+  const own = listNumbers(list.sources, 1);
+  const first = own.reduce((a, b) => Math.min(a, b));
+  const citesAny = (numbers: number[]): boolean => numbers.some((n) => cited.has(n));
+  for (const shift of [0, 1, -1]) {
+    const shifted = shift ? own.map((n) => n + shift) : own;
+    if (first + shift >= 0 && within(cited, first + shift, own.length) && citesAny(shifted)) return shifted;
+  }
+  return citesAny(own) ? own : null;
+}
+
+function draft(source: ListedSource, n: number | null): Draft {
+  return {
+    id: source.url,
+    title: source.title,
+    url: source.url,
+    snippet: source.snippet,
+    kind: 'web',
+    refs: n === null ? [] : [n],
+  };
+}
+
+export const textList: Format = {
+  name: 'text-list',
+  extract(payload) {
+    const message = obj(firstChoice(payload)?.message) ?? obj(firstChoice(payload)?.delta);
+    const text = typeof message?.content === 'string' ? message.content : '';
+    const lists = sourceLists(text);
+    const said = lists.find((list) => list.said);
+    // Each candidate reads the text's markers again: a few, whatever a hostile text holds.
+    const candidates = lists.slice(0, MAX_CANDIDATES);
+    const chosen = said ?? candidates.find((list) => matchedNumbers(list, citedNumbers(text, [list])));
+    if (!chosen) return null;
+    const cited = citedNumbers(text, [chosen]);
+    const numbers = matchedNumbers(chosen, cited) ?? listNumbers(chosen.sources, 1);
+    return { drafts: chosen.sources.map((source, i) => draft(source, numbers[i]!)), ordered: true };
+  },
+};

@@ -1,0 +1,496 @@
+/**
+ * Lists of sources a backend writes into the answer's text itself, before or after the answer:
+ * one line a source (`[1] [title](url)`, `- [2] url`, `1. [title](url)`, `【检索 3】 [title](url)`,
+ * `检索 title(url) ...`, `检索 title - url ...`, `*[1. url](url)*`, `> [1]. [title](url)`) or one
+ * record of `Title:` / `Snippet:` / `Link:` lines a source. Every item has a web address.
+ *
+ * A list is `said` to hold sources (and may be taken out of the visible text) when a heading right
+ * above it names sources (SOURCE_HEADINGS, in several languages, with or without a markdown
+ * heading, bold or a colon), when each line carries a "retrieved" label (`检索`), when it sits in a
+ * `<details>` whose summary says it searched, or when a separator line (`---`) stands right above a
+ * list numbered `[n]`. Any other list is only a candidate, read by a format when the answer's
+ * markers cite its numbers (formats/text-list.ts).
+ *
+ * Read forward, each line once, by hand or by sticky regexes whose quantifiers take distinct
+ * characters: linear in the text. No list inside a fenced code block.
+ */
+
+import { MAX_CITATIONS } from './limits.js';
+import { isWebUrl } from './urls.js';
+
+export interface ListedSource {
+  /** The number the list writes for it; null in an unnumbered list. */
+  n: number | null;
+  title: string | null;
+  url: string;
+  snippet: string | null;
+}
+
+export interface SourceList {
+  /** UTF-16 span of the block: its heading, separator or `<details>` included when it has one. */
+  start: number;
+  end: number;
+  /** The heading as it reads on screen ("References:", "### 引用列表" → "引用列表"), when one says sources. */
+  heading: string | null;
+  /** Whether the text itself says the list is sources (a heading, a label, a separator): it may be hidden. */
+  said: boolean;
+  sources: ListedSource[];
+}
+
+// A number a list gives its items, at most: "[2024]" opening a line is a year.
+const MAX_LIST_NUMBER = 999;
+// A heading is a short line: a longer one is a sentence, not read as one.
+const MAX_HEADING = 60;
+
+/**
+ * What a heading says when it names a list of sources, lower-cased, without markdown or colon.
+ * English, Chinese (simplified and traditional), Japanese, German, French, Spanish, Russian,
+ * Korean, Portuguese, Italian.
+ */
+const SOURCE_HEADINGS = new Set([
+  'sources',
+  'source',
+  'all sources',
+  'web sources',
+  'sources used',
+  'cited sources',
+  'references',
+  'reference',
+  'citations',
+  'search results',
+  'web search results',
+  'bibliography',
+  '参考资料',
+  '参考來源',
+  '参考来源',
+  '參考資料',
+  '參考來源',
+  '参考文献',
+  '參考文獻',
+  '参考链接',
+  '来源',
+  '來源',
+  '资料来源',
+  '資料來源',
+  '信息来源',
+  '数据来源',
+  '引用',
+  '引用列表',
+  '引用来源',
+  '引用文献',
+  '搜索结果',
+  '搜索结果来自',
+  '检索结果',
+  '出典',
+  '出所',
+  '参照',
+  '参考',
+  '情報源',
+  '引用元',
+  'ソース',
+  '検索結果',
+  'quellen',
+  'quelle',
+  'quellenangaben',
+  'referenzen',
+  'literatur',
+  'belege',
+  'suchergebnisse',
+  'références',
+  'référence',
+  'bibliographie',
+  'résultats de recherche',
+  'fuentes',
+  'fuente',
+  'referencias',
+  'bibliografía',
+  'resultados de búsqueda',
+  'источники',
+  'источник',
+  'ссылки',
+  'литература',
+  'результаты поиска',
+  '출처',
+  '참고 자료',
+  '참고자료',
+  '참고 문헌',
+  '참고문헌',
+  '검색 결과',
+  'fontes',
+  'fonte',
+  'referências',
+  'resultados da pesquisa',
+  'fonti',
+  'fonte',
+  'riferimenti',
+  'bibliografia',
+  'risultati della ricerca',
+]);
+// A search engine's name before "search results" ("DuckDuckGo Search Results:").
+const SEARCH_RESULTS = ' search results';
+// A `<summary>` that says the block below lists what was searched ("Searching: [**query**]").
+const SEARCHING = /^(?:searching|searched|search|搜索|检索|recherche|suche|búsqueda)\b|^(?:搜索|检索)/i;
+// The label a line gives itself as a retrieved result: 检索 ("retrieval"), 搜索 ("search").
+const ITEM_LABELS = ['检索', '搜索'];
+// Fields of a record, "Title: …", lower-cased.
+const RECORD_FIELDS = new Map([
+  ['title', 'title'],
+  ['snippet', 'snippet'],
+  ['description', 'snippet'],
+  ['body', 'snippet'],
+  ['link', 'url'],
+  ['url', 'url'],
+  ['href', 'url'],
+  ['date', 'other'],
+  ['source', 'other'],
+]);
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const URL_RUN = /https?:\/\/[^\s<>()]+(?:\([^\s<>()]*\)[^\s<>()]*)*/y;
+
+const isBlank = (c: number): boolean => c === 0x20 || c === 0x09;
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+
+/** `text` without blanks at both ends, and without a trailing " ..." or "…" (glm/step-free-api). */
+function trimEllipsis(text: string): string {
+  let end = text.length;
+  while (end > 0 && isBlank(text.charCodeAt(end - 1))) end--;
+  if (text.endsWith('...', end)) end -= 3;
+  else if (text.endsWith('…', end)) end -= 1;
+  return text.slice(0, end).trim();
+}
+
+/** A heading's words: past a markdown heading's hashes, a quote's `>`, emphasis, a trailing colon. */
+function headingWords(line: string): string | null {
+  let text = line.trim();
+  if (text.length > MAX_HEADING) return null;
+  let at = 0;
+  while (text[at] === '#' && at < 6) at++;
+  if (at > 0 && text[at] !== ' ') return null;
+  text = text.slice(at).trim();
+  for (let unwrapped = true; unwrapped; ) {
+    unwrapped = false;
+    for (const mark of ['**', '__', '*', '_']) {
+      if (text.length > 2 * mark.length && text.startsWith(mark) && text.endsWith(mark)) {
+        text = text.slice(mark.length, -mark.length).trim();
+        unwrapped = true;
+      }
+    }
+    if (text.endsWith(':') || text.endsWith('：')) {
+      text = text.slice(0, -1).trim();
+      unwrapped = true;
+    }
+  }
+  return text;
+}
+
+/** The heading as it reads on screen, when the line names sources; null for any other line. */
+function sourceHeading(line: string): string | null {
+  const words = headingWords(line);
+  if (!words) return null;
+  const lower = words.toLowerCase();
+  if (!SOURCE_HEADINGS.has(lower) && !(lower.endsWith(SEARCH_RESULTS) && lower.length < 40)) return null;
+  // On screen: what Open WebUI shows of the line, the markdown gone, a colon kept.
+  let shown = line.trim();
+  while (shown.startsWith('#')) shown = shown.slice(1);
+  return shown.trim().replaceAll('**', '').replaceAll('__', '').trim();
+}
+
+/** Whether a line is a thematic break: three or more `-`, `*` or `_`, blanks between them. */
+function isSeparator(line: string): boolean {
+  let mark = '';
+  let count = 0;
+  for (const c of line) {
+    if (c === ' ' || c === '\t') continue;
+    if (c !== '-' && c !== '*' && c !== '_') return false;
+    if (mark && c !== mark) return false;
+    mark = c;
+    count++;
+  }
+  return count >= 3;
+}
+
+/** A web address that runs from `at` to the end of `text` (blanks aside), or null. */
+function urlAt(text: string, at: number): string | null {
+  URL_RUN.lastIndex = at;
+  const match = URL_RUN.exec(text);
+  if (!match || text.slice(URL_RUN.lastIndex).trim() !== '') return null;
+  return isWebUrl(match[0]) ? match[0] : null;
+}
+
+/** `[text](url)` at the start of `text`, then at most blanks: its text and address, or null. */
+function leadingLink(text: string): { label: string; url: string } | null {
+  if (!text.startsWith('[')) return null;
+  const close = text.indexOf('](');
+  const end = text.lastIndexOf(')');
+  if (close < 0 || end < close) return null;
+  const url = text.slice(close + 2, end).trim();
+  if (!isWebUrl(url) || /\s/.test(url) || text.slice(end + 1).trim() !== '') return null;
+  return { label: text.slice(1, close).trim(), url };
+}
+
+/** A number written before an item's text: `[n]`, `[n].`, `【检索 n】`, `n.`, `n)`; where the rest starts. */
+function leadingNumber(text: string): { n: number; rest: number; labelled: boolean } | null {
+  let at = 0;
+  let labelled = false;
+  const open = text[0];
+  if (open === '[' || open === '【') {
+    at = 1;
+    for (const label of ITEM_LABELS) {
+      if (open === '【' && text.startsWith(label, at)) {
+        at += label.length;
+        labelled = true;
+      }
+    }
+    while (isBlank(text.charCodeAt(at))) at++;
+  }
+  const from = at;
+  while (at - from < 4 && isDigit(text.charCodeAt(at))) at++;
+  if (at === from) return null;
+  const n = Number(text.slice(from, at));
+  if (open === '[' || open === '【') {
+    if (text[at] !== (open === '[' ? ']' : '】')) return null;
+    at++;
+    if (text[at] === '.' || text[at] === ':') at++;
+  } else if (text[at] === '.' || text[at] === ')') at++;
+  else return null;
+  if (at < text.length && !isBlank(text.charCodeAt(at))) return null;
+  return n > MAX_LIST_NUMBER ? null : { n, rest: at, labelled };
+}
+
+/** `text` without one layer of emphasis around it: `*…*`, `_…_`, `**…**`. */
+function unemphasised(text: string): string {
+  for (const mark of ['**', '*', '_']) {
+    if (text.length > 2 * mark.length + 1 && text.startsWith(mark) && text.endsWith(mark))
+      return text.slice(mark.length, -mark.length);
+  }
+  return text;
+}
+
+interface Item {
+  n: number | null;
+  labelled: boolean;
+  title: string | null;
+  url: string;
+}
+
+/** What follows an item's number or label: a link, a bare address, or, when `loose` (a line
+ * labelled as a result, or under a heading naming sources), `title(url)` or `title - url`. */
+function itemBody(raw: string, loose: boolean): { title: string | null; url: string; n: number | null } | null {
+  const text = trimEllipsis(unemphasised(raw.trim()));
+  const link = leadingLink(text);
+  if (link) {
+    // freeaskinternet's "[1. url](url)": the number inside the link's text.
+    const inner = leadingNumber(link.label);
+    const label = inner ? link.label.slice(inner.rest).trim() : link.label;
+    return { title: label && label !== link.url ? label : null, url: link.url, n: inner?.n ?? null };
+  }
+  if (text.startsWith('http')) {
+    const url = urlAt(text, 0);
+    return url ? { title: null, url, n: null } : null;
+  }
+  if (!loose) return null;
+  if (text.endsWith(')')) {
+    const open = text.lastIndexOf('(http');
+    const url = open > 0 ? text.slice(open + 1, -1) : '';
+    if (isWebUrl(url) && !/\s/.test(url)) return { title: text.slice(0, open).trim() || null, url, n: null };
+  }
+  for (const between of [' - ', ' — ', ': ']) {
+    const at = text.lastIndexOf(`${between}http`);
+    const url = at > 0 ? urlAt(text, at + between.length) : null;
+    if (url) return { title: text.slice(0, at).trim() || null, url, n: null };
+  }
+  return null;
+}
+
+/** A line that is one source: past a quote's `>`, a bullet, a number or a label, its body. */
+function itemLine(line: string, underHeading: boolean): Item | null {
+  let at = 0;
+  while (isBlank(line.charCodeAt(at))) at++;
+  while (line[at] === '>') {
+    at++;
+    while (isBlank(line.charCodeAt(at))) at++;
+  }
+  const bullet = line[at];
+  if ((bullet === '-' || bullet === '*' || bullet === '+') && isBlank(line.charCodeAt(at + 1))) {
+    at += 2;
+    while (isBlank(line.charCodeAt(at))) at++;
+  }
+  let text = line.slice(at);
+  let n: number | null = null;
+  let labelled = false;
+  const number = leadingNumber(text);
+  if (number) {
+    n = number.n;
+    labelled = number.labelled;
+    text = text.slice(number.rest);
+  } else {
+    for (const label of ITEM_LABELS) {
+      if (text.startsWith(`${label} `)) {
+        labelled = true;
+        text = text.slice(label.length + 1);
+      }
+    }
+  }
+  const body = itemBody(text, labelled || underHeading);
+  if (!body) return null;
+  return { n: n ?? body.n, labelled, title: body.title, url: body.url };
+}
+
+/** A record's line, "Title: …": its field and value, or null. */
+function recordLine(line: string): { field: string; value: string } | null {
+  const colon = line.indexOf(':');
+  if (colon < 1 || colon > 12) return null;
+  const field = RECORD_FIELDS.get(line.slice(0, colon).trim().toLowerCase());
+  return field ? { field, value: line.slice(colon + 1).trim() } : null;
+}
+
+interface Open {
+  start: number;
+  end: number;
+  heading: string | null;
+  said: boolean;
+  separator: boolean;
+  labelled: boolean;
+  sources: ListedSource[];
+}
+
+/** Every list of sources in the text, in the text's order. */
+export function sourceLists(text: string): SourceList[] {
+  if (typeof text !== 'string' || !text.includes('http')) return [];
+  const lists: SourceList[] = [];
+  let open: Open | null = null;
+  // What stands right above the next list: a heading naming sources, a separator, a `<details>`.
+  let above: { start: number; heading: string | null; separator: boolean; details: boolean } | null = null;
+  let details: number | null = null; // where an open `<details>` starts
+  let summary = false; // between `<summary>` and `</summary>`
+  let record: { start: number; end: number; title: string | null; url: string | null; snippet: string | null } | null =
+    null;
+  let fence: string | null = null;
+  let count = 0;
+
+  const close = (): void => {
+    if (open?.sources.length) {
+      const said = open.said || open.labelled || (open.separator && open.sources.every((s) => s.n !== null));
+      lists.push({ start: open.start, end: open.end, heading: open.heading, said, sources: open.sources });
+    }
+    open = null;
+  };
+  const add = (source: ListedSource, from: number, to: number): void => {
+    if (!open) {
+      open = {
+        start: above ? above.start : from,
+        end: to,
+        heading: above?.heading ?? null,
+        said: Boolean(above?.heading) || Boolean(above?.details),
+        separator: Boolean(above?.separator),
+        labelled: true,
+        sources: [],
+      };
+      above = null;
+    }
+    if (++count > MAX_CITATIONS) return;
+    open.sources.push(source);
+    open.end = to;
+  };
+  const closeRecord = (): void => {
+    if (record?.url && record.title) {
+      add({ n: null, title: record.title, url: record.url, snippet: record.snippet }, record.start, record.end);
+      if (open) open.labelled = false;
+    } else if (record) close();
+    record = null;
+  };
+
+  for (let from = 0; from <= text.length; ) {
+    let newline = text.indexOf('\n', from);
+    if (newline < 0) newline = text.length;
+    const to = text.charCodeAt(newline - 1) === 0x0d && newline > from ? newline - 1 : newline;
+    const line = text.slice(from, to);
+    const lineStart = from;
+    from = newline + 1;
+
+    const fenceRun = FENCE.exec(line)?.[1];
+    if (fence !== null) {
+      if (fenceRun && fenceRun[0] === fence[0] && fenceRun.length >= fence.length) fence = null;
+      continue;
+    }
+    if (fenceRun) {
+      closeRecord();
+      close();
+      above = null;
+      fence = fenceRun;
+      continue;
+    }
+    const trimmed = line.trim();
+    if (trimmed === '') {
+      closeRecord();
+      continue;
+    }
+    const field = recordLine(trimmed);
+    if (field) {
+      record ??= { start: lineStart, end: to, title: null, url: null, snippet: null };
+      record.end = to;
+      if (field.field === 'title') record.title = field.value || null;
+      else if (field.field === 'url') record.url = isWebUrl(field.value) ? field.value : null;
+      else if (field.field === 'snippet') record.snippet = field.value || null;
+      continue;
+    }
+    closeRecord();
+    const lower = trimmed.toLowerCase();
+    if (lower === '<details>' || lower.startsWith('<details ')) {
+      close();
+      details = lineStart;
+      continue;
+    }
+    if (details !== null && (lower === '<summary>' || lower.startsWith('<summary>'))) {
+      summary = true;
+      const inline = trimmed.slice('<summary>'.length);
+      const end = inline.toLowerCase().indexOf('</summary>');
+      if (end >= 0) {
+        summary = false;
+        if (SEARCHING.test(inline.slice(0, end).trim()))
+          above = { start: details, heading: null, separator: false, details: true };
+      }
+      continue;
+    }
+    if (summary) {
+      if (lower === '</summary>') summary = false;
+      else if (SEARCHING.test(trimmed))
+        above = { start: details ?? lineStart, heading: null, separator: false, details: true };
+      continue;
+    }
+    if (lower === '</details>') {
+      if (open && details !== null && (open as Open).start === details) (open as Open).end = to;
+      close();
+      details = null;
+      continue;
+    }
+    const underHeading = open ? (open as Open).heading !== null : Boolean(above?.heading);
+    const item = itemLine(line, underHeading);
+    if (item) {
+      const wasOpen = open !== null;
+      add({ n: item.n, title: item.title, url: item.url, snippet: null }, lineStart, to);
+      if (open) (open as Open).labelled &&= item.labelled;
+      if (!wasOpen && open && !item.labelled) (open as Open).labelled = false;
+      continue;
+    }
+    if (isSeparator(trimmed)) {
+      // A separator closing a list said to be sources (PandaWiki's "---" after its list) is part of it.
+      const closing = open as Open | null;
+      if (closing?.said && closing.heading) closing.end = to;
+      close();
+      above = { start: lineStart, heading: null, separator: true, details: false };
+      continue;
+    }
+    const heading = sourceHeading(trimmed);
+    close();
+    if (heading) {
+      const separator = above as { start: number; separator: boolean } | null;
+      above = { start: separator?.separator ? separator.start : lineStart, heading, separator: false, details: false };
+      continue;
+    }
+    above = null;
+  }
+  closeRecord();
+  close();
+  return lists;
+}
