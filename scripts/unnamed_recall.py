@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from mock_server.corpus import Backend
 from mock_server.corpus import ExpectedSource
@@ -45,6 +46,8 @@ READ_AS_THE_PAGE = """(core, answers) => answers.map(({ events, answer }) => {
     citations: chosen.citations.map((c) => ({ index: c.index, title: c.title, url: c.url, snippet: c.snippet })),
     spans: core.linkMarkers(text, chosen.citations).filter((s) => s.kind !== 'hide')
       .map((s) => ({ kind: s.kind, start: s.start, end: s.end, indices: s.indices })),
+    hidden: core.linkMarkers(text, chosen.citations).filter((s) => s.kind === 'hide')
+      .map((s) => ({ start: s.start, end: s.end })),
   };
 })"""
 
@@ -84,13 +87,21 @@ class Row:
     missed_citations: list[str] = field(default_factory=list)
 
 
+def same(field_name: str, read: Any, expected: str) -> bool:
+    """Whether a field read is the one expected: a url as it opens (the core percent-encodes what
+    the backend wrote raw, `/wiki/屋顶绿化`), any other field as written."""
+    if field_name == "url" and isinstance(read, str):
+        return unquote(read) == unquote(expected)
+    return bool(read == expected)
+
+
 def found_for(expected: ExpectedSource, citations: list[dict[str, Any]], taken: set[int]) -> int | None:
     """The index of the citation that is this expected source: the same url, else the same title (else,
     for a source with neither, the same text)."""
     keys = [("url", expected.url), ("title", expected.title)] if expected.url or expected.title else []
     for field_name, value in keys or [("snippet", expected.text)]:
         for citation in citations:
-            if value and citation["index"] not in taken and citation[field_name] == value:
+            if value and citation["index"] not in taken and same(field_name, citation[field_name], value):
                 return int(citation["index"])
     return None
 
@@ -98,9 +109,13 @@ def found_for(expected: ExpectedSource, citations: list[dict[str, Any]], taken: 
 def placed(marker: str, occurrence: int, index: int | None, read: dict[str, Any]) -> bool:
     """Whether the `occurrence`-th time the answer writes `marker`, a marker linked to `index` covers it."""
     text: str = read["text"]
+    hidden = [(span["start"], span["end"]) for span in read.get("hidden", [])]
     start = -1
     for _ in range(occurrence + 1):
         start = text.find(marker, start + 1)
+        # A list of sources the page hides is not what the answer cites: its numbers are skipped.
+        while start >= 0 and any(begin <= start < end for begin, end in hidden):
+            start = text.find(marker, start + 1)
         if start < 0:
             return False
     end = start + len(marker)
