@@ -28,6 +28,9 @@ export interface MarkerSpan {
   /** For a block that closes the answer under a heading: the heading as it reads on screen
    * ("Sources", "References"), where the UI finds the block. */
   heading?: string;
+  /** For a list of sources written in the text (source-lists.ts), anywhere in it: the UI hides the
+   * blocks Open WebUI draws of those lines, found by their text. */
+  block?: true;
 }
 
 // A plain "[n]" is a citation only in a range producers number their sources in: "[2024]" in an
@@ -416,7 +419,7 @@ export function linkMarkers(text: string, citations: readonly Citation[], { anch
   if (lists.length) {
     const shown = withoutHidden(lists, spans.filter((s) => s.kind === 'hide').sort(byStart));
     spans = withoutHidden(spans.sort(byStart), shown);
-    for (const { said, ...span } of shown) if (said) spans.push(span);
+    for (const { said, ...span } of shown) if (said) spans.push({ ...span, block: true });
   }
   // Two runs already sorted (the markers, the tags), which the sort merges in linear time; then the
   // anchors kept, after them.

@@ -95,3 +95,61 @@ test('an answer whose stream was cut by a dropped connection says its sources di
     'The connection dropped while this answer came in: its sources, if it had any, did not arrive.',
   );
 });
+
+test('a list of sources written in the text is hidden where Open WebUI drew it, before or after the answer, and only it', async () => {
+  const { extractCitations } = await import('../core/index.js');
+  const shown = (id: string, text: string, html: string) => {
+    const message = answer(id, html);
+    const { citations } = extractCitations({ choices: [{ message: { role: 'assistant', content: text } }] });
+    applyToMessage(message, { messageId: id, citations, text, done: true, live: true });
+    const visible = [...message.querySelectorAll('.markdown-prose > *')].filter((b) => !b.closest('.owc-hidden'));
+    return {
+      visible: visible.filter((b) => !b.matches('.owc-sources, .owc-retrieved')).map((b) => b.textContent),
+      buttons: message.querySelectorAll('.markdown-prose > p .owc-cite').length,
+    };
+  };
+  // Higress, before the answer: a bold heading and items apart, each a paragraph.
+  const [a, b, c] = [
+    'https://news.example.cn/a.htm',
+    'https://nobel.example.org/p/',
+    'https://tech.example.cn/b.shtml',
+  ];
+  const head = `**References:**\n[1] [Nobel 2024](${a})\n\n[2] [Press release](${b})\n\n[3] [Why physics](${c})\n\n授予霍普菲尔德和辛顿[1][2]，以表彰机器学习[1][3]。`;
+  const headHtml =
+    `<p><strong>References:</strong><br>[1] <a href="${a}">Nobel 2024</a></p><p>[2] <a href="${b}">Press release</a></p>` +
+    `<p>[3] <a href="${c}">Why physics</a></p><p>授予霍普菲尔德和辛顿[1][2]，以表彰机器学习[1][3]。</p>`;
+  assert.deepEqual(shown('t1', head, headHtml), {
+    visible: ['授予霍普菲尔德和辛顿12，以表彰机器学习13。'],
+    buttons: 4,
+  });
+  // PandaWiki, after the answer: separators, a heading and a quote of links, all hidden.
+  const [x, y] = ['https://wiki.example.com/node/a', 'https://wiki.example.com/node/b'];
+  const tail = `即可[[1](${x})]。重启[[2](${y})]。\n\n---\n### 引用列表\n> [1]. [固件升级指南](${x})\n> [2]. [升级失败怎么办](${y})\n---\n`;
+  const tailHtml =
+    `<p>即可[<a href="${x}">1</a>]。重启[<a href="${y}">2</a>]。</p><hr><h3>引用列表</h3>` +
+    `<blockquote><p>[1]. <a href="${x}">固件升级指南</a><br>[2]. <a href="${y}">升级失败怎么办</a></p></blockquote><hr>`;
+  const pandawiki = shown('t2', tail, tailHtml);
+  assert.equal(pandawiki.visible.length, 1);
+  assert.equal(pandawiki.buttons, 2);
+  // An answer whose paragraph follows a list that no heading names: the list stays, the answer too.
+  const cited = `Boils at 100 °C [1].\n\n1. [Boiling](${a})`;
+  const citedHtml = `<p>Boils at 100 °C [1].</p><ol><li><a href="${a}">Boiling</a></li></ol>`;
+  assert.deepEqual(shown('t3', cited, citedHtml).visible, ['Boils at 100 °C 1.', 'Boiling1']);
+  // A heading of its own before the answer: what follows the list is the answer, not more of it.
+  const headed = `### 数据来源\n\n[1] [Nobel 2024](${a})\n\nThe prize went to Hopfield [1].`;
+  const headedHtml = `<h3>数据来源</h3><p>[1] <a href="${a}">Nobel 2024</a></p><p>The prize went to Hopfield [1].</p>`;
+  assert.deepEqual(shown('t4', headed, headedHtml).visible, ['The prize went to Hopfield 1.']);
+});
+
+test('markers in the other notations become buttons: [^n^] and ¹ in the text, <sup>n</sup> drawn as a superscript', () => {
+  const sources = [citation(1, { refs: [1] }), citation(2, { refs: [2] })];
+  const text = 'The Rhine is long [^1^]. It rises in the Alps.² It is busy<sup>1, 2</sup>, 3 m² wide.';
+  const message = answer(
+    'n1',
+    '<p>The Rhine is long [^1^]. It rises in the Alps.² It is busy<sup>1, 2</sup>, 3 m² wide.</p>',
+  );
+  applyToMessage(message, { messageId: 'n1', citations: sources, text, done: true, live: true });
+  const numbers = [...message.querySelectorAll<HTMLElement>('p .owc-cite')].map((b) => Number(b.dataset.owcIndex));
+  assert.deepEqual(numbers, [1, 2, 1, 2]);
+  assert.match(message.querySelector('p')?.textContent ?? '', /3 m² wide/);
+});

@@ -11,7 +11,9 @@ import { replaceNativeButtons } from './native-buttons.js';
 import type { Pass } from './pass.js';
 import { linkPlainSpans } from './plain-spans.js';
 import { hideSourcesBlock } from './sources-block.js';
+import { linkSupTags } from './sup-tags.js';
 import { linkTags } from './tags.js';
+import { hideTextLists } from './text-lists.js';
 import { linkTextMarkers } from './text-markers.js';
 import { markUnnamedRuns } from './unnamed.js';
 
@@ -20,7 +22,9 @@ export { openWebuiRuns, type Pass } from './pass.js';
 export const LINKERS: ReadonlyArray<(pass: Pass, root: Element) => Iterable<void>> = [
   linkTags,
   hideSourcesBlock,
+  hideTextLists,
   linkFootnotes,
+  linkSupTags,
   linkAnchors,
   linkCiteAnchors,
   replaceNativeButtons,

@@ -7,7 +7,8 @@ import type { Pass } from './pass.js';
  * core's span runs to the end of the answer (a hostile title can break the list in pieces); never
  * our own lists. */
 export function* hideSourcesBlock({ view: { contentSpans } }: Pass, root: Element): Generator<void> {
-  const names = new Set(contentSpans.flatMap((s) => (s.kind === 'hide' && s.heading ? [s.heading] : [])));
+  // A list written anywhere in the text (`block`) is hidden by its own blocks (text-lists.ts), not to the end.
+  const names = new Set(contentSpans.flatMap((s) => (s.kind === 'hide' && s.heading && !s.block ? [s.heading] : [])));
   if (names.size === 0) return;
   const headings = [...root.querySelectorAll('h1, h2, h3, h4, h5, h6, p')].filter(
     (heading) => names.has(heading.textContent?.trim() ?? '') && nextBlock(heading)?.matches('ul, ol, p'),
