@@ -2,9 +2,9 @@
  * One console warning per finished answer whose sources were not all shown: they arrived but
  * could not be read (bad JSON, a number for a list, only nulls), or there were more than the
  * core reads (limits.ts). One per answer however many chunks carried them; none while it
- * streams; none for an answer without sources. Sources found by the reader of last resort get
- * one line saying how many and the path they were read from (`choices[0].sources`), so that the
- * backend's author knows what to ask us for.
+ * streams; none for an answer without sources. Sources found by the reader of last resort, or in
+ * a list in the answer's text, get one line saying how many and where (`choices[0].sources`, a list
+ * after the answer), so that the backend's author knows what to ask us for.
  */
 
 import { DECLARED_FORMAT } from '../core/index.js';
@@ -21,7 +21,7 @@ export function warnAboutSources(hub: Hub): (state: MessageState) => void {
     else if (field)
       noteOnce(
         `generic:${field}`,
-        `${citations.length} sources of message ${message} read from \`${field}\`, a field no known format has: ` +
+        `${citations.length} sources of message ${message} read from \`${field}\`, where no known format has them: ` +
           "please ask for this backend's format.",
       );
     if (unreadable) {

@@ -75,6 +75,11 @@ test('Hayhooks: "### All Sources:" and "- [n] url" lines close the answer; hidde
   );
   const hidden = linkMarkers(text, citations).find((s) => s.kind === 'hide')!;
   assert.equal(hidden.heading, 'All Sources:');
+  // The console line names what was read and where.
+  assert.equal(
+    extractCitations(answer(text)).field,
+    `the answer's text: a list of 2 links after the answer, under "All Sources:"`,
+  );
   assert.equal(text.slice(hidden.start, hidden.end), text.slice(text.indexOf('###')).trimEnd());
 });
 

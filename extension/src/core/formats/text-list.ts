@@ -40,6 +40,13 @@ function matchedNumbers(list: SourceList, cited: ReadonlySet<number>): number[] 
   return citesAny(own) ? own : null;
 }
 
+/** Where the list was read, for the console line that names it to the backend's author. */
+function where(list: SourceList, text: string): string {
+  const place = list.end >= text.trimEnd().length ? 'after the answer' : 'before the answer';
+  const under = list.heading ? `under "${list.heading}"` : list.said ? 'labelled as results' : 'cited by number';
+  return `the answer's text: a list of ${list.sources.length} links ${place}, ${under}`;
+}
+
 function draft(source: ListedSource, n: number | null): Draft {
   return {
     id: source.url,
@@ -64,6 +71,7 @@ export const textList: Format = {
     if (!chosen) return null;
     const cited = citedNumbers(text, [chosen]);
     const numbers = matchedNumbers(chosen, cited) ?? listNumbers(chosen.sources, 1);
-    return { drafts: chosen.sources.map((source, i) => draft(source, numbers[i]!)), ordered: true };
+    const drafts = chosen.sources.map((source, i) => draft(source, numbers[i]!));
+    return { drafts, ordered: true, field: where(chosen, text) };
   },
 };
