@@ -152,4 +152,21 @@ test('markers in the other notations become buttons: [^n^] and ¹ in the text, <
   const numbers = [...message.querySelectorAll<HTMLElement>('p .owc-cite')].map((b) => Number(b.dataset.owcIndex));
   assert.deepEqual(numbers, [1, 2, 1, 2]);
   assert.match(message.querySelector('p')?.textContent ?? '', /3 m² wide/);
+  // In a chat Open WebUI shows inline HTML as text, a text node a token: the tag's text goes, its buttons come.
+  const chat = answer('n2', '<p>It is busy<!---->&lt;sup&gt;<!---->2<!---->&lt;/sup&gt;<!---->.</p>');
+  applyToMessage(chat, {
+    messageId: 'n2',
+    citations: sources,
+    text: 'It is busy<sup>2</sup>.',
+    done: true,
+    live: true,
+  });
+  const visible = [...chat.querySelector('p')!.childNodes].filter(
+    (n) => !(n instanceof Element && n.matches('.owc-hidden')),
+  );
+  assert.equal(visible.map((n) => n.textContent).join(''), 'It is busy2.');
+  assert.deepEqual(
+    [...chat.querySelectorAll<HTMLElement>('p .owc-cite')].map((b) => Number(b.dataset.owcIndex)),
+    [2],
+  );
 });
