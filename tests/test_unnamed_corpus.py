@@ -5,6 +5,7 @@ the reader being built moves it (`make recall` prints it)."""
 import json
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 from pydantic import ValidationError
@@ -51,12 +52,14 @@ UNTITLED = "Untitled source"
 
 def invented(backend: Backend, citations: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The sources read that the backend did not send: a link it never wrote, or, without a link, a
-    title it never wrote (a title made from a link is the link's), or, without either, a text."""
+    title it never wrote (a title made from a link is the link's), or, without either, a text. A
+    link as it opens: the core percent-encodes what the backend wrote raw (`/wiki/屋顶绿化`)."""
     sent = sent_text(backend)
     return [
         c
         for c in citations
-        if (c["url"] or ((c["snippet"] or UNTITLED) if c["title"] == UNTITLED else c["title"])) not in sent
+        if (unquote(c["url"]) if c["url"] else ((c["snippet"] or UNTITLED) if c["title"] == UNTITLED else c["title"]))
+        not in sent
     ]
 
 
