@@ -130,6 +130,10 @@ test('a list of sources written in the text is hidden where Open WebUI drew it, 
     `<blockquote><p>[1]. <a href="${x}">固件升级指南</a><br>[2]. <a href="${y}">升级失败怎么办</a></p></blockquote><hr>`;
   const pandawiki = shown('t2', tail, tailHtml);
   assert.equal(pandawiki.visible.length, 1);
+  // Its [[n](url)] markers: the link becomes the button, its brackets go with it.
+  const prose = document.querySelector('#message-t2 .markdown-prose > p')!;
+  const seen = [...prose.childNodes].filter((n) => !(n instanceof Element && n.matches('.owc-hidden')));
+  assert.equal(seen.map((n) => n.textContent).join(''), '即可1。重启2。');
   assert.equal(pandawiki.buttons, 2);
   // An answer whose paragraph follows a list that no heading names: the list stays, the answer too.
   const cited = `Boils at 100 °C [1].\n\n1. [Boiling](${a})`;
