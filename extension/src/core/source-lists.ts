@@ -217,16 +217,22 @@ function urlAt(text: string, at: number): string | null {
   return isWebUrl(match[0]) ? match[0] : null;
 }
 
-/** `[text](url)` at the start of `text`, then at most blanks: its text and address, or null. */
-function leadingLink(text: string): { label: string; url: string } | null {
+/** `[text](url)` at the start of `text`: its text, its address, and what follows it on the line
+ * past a dash or colon ("[title](url) — a summary"), or null. */
+function leadingLink(text: string): { label: string; url: string; rest: string | null } | null {
   if (!text.startsWith('[')) return null;
   const close = text.indexOf('](');
-  const end = text.lastIndexOf(')');
-  if (close < 0 || end < close) return null;
-  const url = text.slice(close + 2, end).trim();
-  if (!isWebUrl(url) || /\s/.test(url) || text.slice(end + 1).trim() !== '') return null;
-  return { label: text.slice(1, close).trim(), url };
+  if (close < 0) return null;
+  URL_RUN.lastIndex = close + 2;
+  const match = URL_RUN.exec(text);
+  if (!match || text[URL_RUN.lastIndex] !== ')' || !isWebUrl(match[0])) return null;
+  let at = URL_RUN.lastIndex + 1;
+  while (at < text.length && ' \t-–—:|'.includes(text[at]!)) at++;
+  return { label: text.slice(1, close).trim(), url: match[0], rest: text.slice(at).trim() || null };
 }
+
+/** A title without the emphasis around it: `**Title**` → `Title`. */
+const plainTitle = (title: string): string | null => unemphasised(unemphasised(title.trim())).trim() || null;
 
 /** A number written before an item's text: `[n]`, `[n].`, `【检索 n】`, `n.`, `n)`; where the rest starts. */
 function leadingNumber(text: string): { n: number; rest: number; labelled: boolean } | null {
@@ -271,33 +277,41 @@ interface Item {
   labelled: boolean;
   title: string | null;
   url: string;
+  snippet: string | null;
 }
 
 /** What follows an item's number or label: a link, a bare address, or, when `loose` (a line
  * labelled as a result, or under a heading naming sources), `title(url)` or `title - url`. */
-function itemBody(raw: string, loose: boolean): { title: string | null; url: string; n: number | null } | null {
+function itemBody(raw: string, loose: boolean): Omit<Item, 'labelled'> | null {
   const text = trimEllipsis(unemphasised(raw.trim()));
   const link = leadingLink(text);
   if (link) {
     // freeaskinternet's "[1. url](url)": the number inside the link's text.
     const inner = leadingNumber(link.label);
     const label = inner ? link.label.slice(inner.rest).trim() : link.label;
-    return { title: label && label !== link.url ? label : null, url: link.url, n: inner?.n ?? null };
+    const title = label && label !== link.url ? plainTitle(label) : null;
+    return { title, url: link.url, n: inner?.n ?? null, snippet: link.rest };
   }
   if (text.startsWith('http')) {
-    const url = urlAt(text, 0);
-    return url ? { title: null, url, n: null } : null;
+    // A bare address, or a link definition's: `[1]: url "title"`.
+    URL_RUN.lastIndex = 0;
+    const url = URL_RUN.exec(text)?.[0] ?? '';
+    const after = text.slice(url.length).trim();
+    const quoted = after.length > 1 && ['""', "''", '()'].includes(`${after[0]}${after.at(-1)}`);
+    if (!isWebUrl(url) || (after && !quoted)) return null;
+    return { title: quoted ? plainTitle(after.slice(1, -1)) : null, url, n: null, snippet: null };
   }
   if (!loose) return null;
   if (text.endsWith(')')) {
     const open = text.lastIndexOf('(http');
     const url = open > 0 ? text.slice(open + 1, -1) : '';
-    if (isWebUrl(url) && !/\s/.test(url)) return { title: text.slice(0, open).trim() || null, url, n: null };
+    if (isWebUrl(url) && !/\s/.test(url))
+      return { title: plainTitle(text.slice(0, open)), url, n: null, snippet: null };
   }
   for (const between of [' - ', ' — ', ': ']) {
     const at = text.lastIndexOf(`${between}http`);
     const url = at > 0 ? urlAt(text, at + between.length) : null;
-    if (url) return { title: text.slice(0, at).trim() || null, url, n: null };
+    if (url) return { title: plainTitle(text.slice(0, at)), url, n: null, snippet: null };
   }
   return null;
 }
@@ -333,7 +347,7 @@ function itemLine(line: string, underHeading: boolean): Item | null {
   }
   const body = itemBody(text, labelled || underHeading);
   if (!body) return null;
-  return { n: n ?? body.n, labelled, title: body.title, url: body.url };
+  return { ...body, n: n ?? body.n, labelled };
 }
 
 /** A record's line, "Title: …": its field and value, or null. */
@@ -468,7 +482,7 @@ export function sourceLists(text: string): SourceList[] {
     const item = itemLine(line, underHeading);
     if (item) {
       const wasOpen = open !== null;
-      add({ n: item.n, title: item.title, url: item.url, snippet: null }, lineStart, to);
+      add({ n: item.n, title: item.title, url: item.url, snippet: item.snippet }, lineStart, to);
       if (open) (open as Open).labelled &&= item.labelled;
       if (!wasOpen && open && !item.labelled) (open as Open).labelled = false;
       continue;

@@ -227,6 +227,28 @@ test('headings in ten languages, with or without markdown, bold or a colon, say 
   }
 });
 
+test("an item's link may be followed by a summary; a title in bold; a link definition's title in quotes", () => {
+  const text =
+    'Tides follow the moon [1] and the sun [2][3].\n\n## Sources\n1. [**Tides**](https://a.example/tides_(ocean)) — how the moon pulls\n2. **Solar tides** - https://b.example/sun\n\n[3]: https://c.example/x "Spring tides"';
+  assert.deepEqual(
+    read(text).map((c) => [c.title, c.url, c.snippet, c.refs]),
+    [
+      ['Tides', 'https://a.example/tides_(ocean)', 'how the moon pulls', [1]],
+      ['Solar tides', 'https://b.example/sun', null, [2]],
+      ['Spring tides', 'https://c.example/x', null, [3]], // a link definition after it, the same list
+    ],
+  );
+  // Link definitions no heading names, cited by their numbers.
+  const defined = 'Tides follow the moon [1].\n\n[1]: https://a.example/ "Tides"\n[2]: https://b.example/';
+  assert.deepEqual(
+    read(defined).map((c) => [c.title, c.refs]),
+    [
+      ['Tides', [1]],
+      ['b.example', [2]],
+    ],
+  );
+});
+
 test('a list no heading names, whose numbers the markers cite, is read and left in place', () => {
   const text =
     'Water boils at 100 °C [1] and freezes at 0 °C [2].\n\n1. [Boiling](https://a.example/boil)\n2. [Freezing](https://b.example/freeze)';
