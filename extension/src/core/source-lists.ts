@@ -195,6 +195,37 @@ function sourceHeading(line: string): string | null {
   return shown.trim().replaceAll('**', '').replaceAll('__', '').trim();
 }
 
+/** A line that names sources and lists them after a colon, "Sources: [A](url), [B](url)": the
+ * heading and the links (a link named by a number, `[1](url)`, is that number's); null otherwise. */
+function inlineSources(line: string): { heading: string; sources: ListedSource[] } | null {
+  let colon = -1;
+  for (let i = 0; i < Math.min(line.length, MAX_HEADING); i++) {
+    if (line[i] === ':' || line[i] === '：') {
+      colon = i;
+      break;
+    }
+  }
+  const heading = colon > 0 ? sourceHeading(line.slice(0, colon + 1)) : null;
+  if (!heading) return null;
+  const sources: ListedSource[] = [];
+  let at = colon + 1;
+  for (;;) {
+    while (at < line.length && ' \t,;|·、，；*_'.includes(line[at]!)) at++;
+    if (at >= line.length || sources.length >= MAX_CITATIONS) break;
+    if (line[at] !== '[') return null;
+    const close = line.indexOf('](', at);
+    if (close < 0) return null;
+    URL_RUN.lastIndex = close + 2;
+    const url = URL_RUN.exec(line)?.[0];
+    if (!url || line[URL_RUN.lastIndex] !== ')' || !isWebUrl(url)) return null;
+    const label = line.slice(at + 1, close).trim();
+    const number = /^\d{1,3}$/.test(label) ? Number(label) : null;
+    sources.push({ n: number, title: number === null ? plainTitle(label) : null, url, snippet: null });
+    at = URL_RUN.lastIndex + 1;
+  }
+  return sources.length ? { heading, sources } : null;
+}
+
 /** Whether a line is a thematic break: three or more `-`, `*` or `_`, blanks between them. */
 function isSeparator(line: string): boolean {
   let mark = '';
@@ -493,6 +524,16 @@ export function sourceLists(text: string): SourceList[] {
       if (closing?.said && closing.heading) closing.end = to;
       close();
       above = { start: lineStart, heading: null, separator: true, details: false };
+      continue;
+    }
+    const inline = inlineSources(trimmed);
+    if (inline) {
+      // "Sources: [A](url), [B](url)": a heading and its list on one line.
+      close();
+      above = { start: lineStart, heading: inline.heading, separator: false, details: false };
+      for (const source of inline.sources) add(source, lineStart, to);
+      if (open) (open as Open).labelled = false;
+      close();
       continue;
     }
     const heading = sourceHeading(trimmed);

@@ -212,7 +212,7 @@ test('headings in ten languages, with or without markdown, bold or a colon, say 
     '参考文献',
     '出典:',
     '## Quellen',
-    '**Références :**'.replace(' :', ':'),
+    '**Références :**',
     'Fuentes:',
     '### Источники',
     '출처',
@@ -225,6 +225,27 @@ test('headings in ten languages, with or without markdown, bold or a colon, say 
     const hidden = linkMarkers(text, citations).find((s) => s.kind === 'hide');
     assert.equal(hidden && text.slice(hidden.start, hidden.end).startsWith(heading), true, heading);
   }
+});
+
+test('a heading and its links on one line, "Sources: [A](url), [B](url)", and only that line is hidden', () => {
+  const text =
+    'The Rhine is 1,230 km long [1].\n\nSources: [Rhine](https://a.example/rhine), [Britannica](https://b.example/rhine)\n\nAsk me more.';
+  const citations = read(text);
+  assert.deepEqual(
+    citations.map((c) => [c.title, c.refs]),
+    [
+      ['Rhine', [1]],
+      ['Britannica', [2]],
+    ],
+  );
+  const hidden = linkMarkers(text, citations).find((s) => s.kind === 'hide')!;
+  assert.equal(
+    text.slice(hidden.start, hidden.end),
+    'Sources: [Rhine](https://a.example/rhine), [Britannica](https://b.example/rhine)',
+  );
+  // Not a list: a sentence after the colon.
+  const sentence = 'The Rhine is long.\n\nSource: the [Rhine Commission](https://a.example/) says so.';
+  assert.deepEqual(extractCitations(answer(sentence)), { format: null, citations: [] });
 });
 
 test("an item's link may be followed by a summary; a title in bold; a link definition's title in quotes", () => {
