@@ -41,6 +41,8 @@ export interface SourceList {
 const MAX_LIST_NUMBER = 999;
 // A heading is a short line: a longer one is a sentence, not read as one.
 const MAX_HEADING = 60;
+// A title on a line of its own, its address on the next, at most this long.
+const MAX_TITLE_LINE = 300;
 
 /**
  * What a heading says when it names a list of sources, lower-cased, without markdown or colon.
@@ -309,11 +311,13 @@ interface Item {
   title: string | null;
   url: string;
   snippet: string | null;
+  /** Whether the line has a bullet, a number or a label of its own (else it may continue the one above). */
+  marked: boolean;
 }
 
 /** What follows an item's number or label: a link, a bare address, or, when `loose` (a line
  * labelled as a result, or under a heading naming sources), `title(url)` or `title - url`. */
-function itemBody(raw: string, loose: boolean): Omit<Item, 'labelled'> | null {
+function itemBody(raw: string, loose: boolean): Omit<Item, 'labelled' | 'marked'> | null {
   const text = trimEllipsis(unemphasised(raw.trim()));
   const link = leadingLink(text);
   if (link) {
@@ -347,8 +351,8 @@ function itemBody(raw: string, loose: boolean): Omit<Item, 'labelled'> | null {
   return null;
 }
 
-/** A line that is one source: past a quote's `>`, a bullet, a number or a label, its body. */
-function itemLine(line: string, underHeading: boolean): Item | null {
+/** A list item's parts: past a quote's `>`, a bullet, a number or a label, its text. */
+function itemParts(line: string): { n: number | null; labelled: boolean; marked: boolean; text: string } {
   let at = 0;
   while (isBlank(line.charCodeAt(at))) at++;
   while (line[at] === '>') {
@@ -356,29 +360,34 @@ function itemLine(line: string, underHeading: boolean): Item | null {
     while (isBlank(line.charCodeAt(at))) at++;
   }
   const bullet = line[at];
-  if ((bullet === '-' || bullet === '*' || bullet === '+') && isBlank(line.charCodeAt(at + 1))) {
+  const bulleted = (bullet === '-' || bullet === '*' || bullet === '+') && isBlank(line.charCodeAt(at + 1));
+  if (bulleted) {
     at += 2;
     while (isBlank(line.charCodeAt(at))) at++;
   }
-  let text = line.slice(at);
-  let n: number | null = null;
-  let labelled = false;
+  const text = line.slice(at);
   const number = leadingNumber(text);
-  if (number) {
-    n = number.n;
-    labelled = number.labelled;
-    text = text.slice(number.rest);
-  } else {
-    for (const label of ITEM_LABELS) {
-      if (text.startsWith(`${label} `)) {
-        labelled = true;
-        text = text.slice(label.length + 1);
-      }
-    }
+  if (number) return { n: number.n, labelled: number.labelled, marked: true, text: text.slice(number.rest) };
+  for (const label of ITEM_LABELS) {
+    if (text.startsWith(`${label} `))
+      return { n: null, labelled: true, marked: true, text: text.slice(label.length + 1) };
   }
+  return { n: null, labelled: false, marked: bulleted, text };
+}
+
+/** A line that is one source, or null. */
+function itemLine(line: string, underHeading: boolean): Item | null {
+  const { n, labelled, marked, text } = itemParts(line);
   const body = itemBody(text, labelled || underHeading);
-  if (!body) return null;
-  return { ...body, n: n ?? body.n, labelled };
+  return body && { ...body, n: n ?? body.n, labelled, marked };
+}
+
+/** A list item holding only a title, whose address is on the next line (under a heading naming
+ * sources): "1. Rhine - Wikipedia" then "   https://…". */
+function titleLine(line: string): { n: number | null; title: string } | null {
+  const { n, marked, text } = itemParts(line);
+  const title = plainTitle(text);
+  return marked && title && title.length <= MAX_TITLE_LINE && !title.includes('http') ? { n, title } : null;
 }
 
 /** A record's line, "Title: …": its field and value, or null. */
@@ -412,6 +421,8 @@ export function sourceLists(text: string): SourceList[] {
     null;
   let fence: string | null = null;
   let count = 0;
+  // A list item's title whose address is on the next line, and where its line starts.
+  let titleFirst: { n: number | null; title: string; from: number } | null = null;
 
   const close = (): void => {
     if (open?.sources.length) {
@@ -511,11 +522,21 @@ export function sourceLists(text: string): SourceList[] {
     }
     const underHeading = open ? (open as Open).heading !== null : Boolean(above?.heading);
     const item = itemLine(line, underHeading);
+    const titled = titleFirst;
+    titleFirst = null;
     if (item) {
       const wasOpen = open !== null;
-      add({ n: item.n, title: item.title, url: item.url, snippet: item.snippet }, lineStart, to);
+      const split = titled && !item.marked && item.title === null && item.snippet === null ? titled : null;
+      if (titled && !split) close(); // a line that was no source's title: the list ended above it
+      const source = { n: split?.n ?? item.n, title: split?.title ?? item.title, url: item.url, snippet: item.snippet };
+      add(source, split?.from ?? lineStart, to);
       if (open) (open as Open).labelled &&= item.labelled;
       if (!wasOpen && open && !item.labelled) (open as Open).labelled = false;
+      continue;
+    }
+    const title = underHeading ? titleLine(line) : null;
+    if (title) {
+      titleFirst = { ...title, from: lineStart };
       continue;
     }
     if (isSeparator(trimmed)) {

@@ -17,6 +17,12 @@ const answer = (content: string) => ({
   choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
 });
 
+/** The text the first span to hide covers, and its heading. */
+const hiddenOf = (text: string, citations: Citation[]) => {
+  const hidden = linkMarkers(text, citations).find((s) => s.kind === 'hide');
+  return hidden && { text: text.slice(hidden.start, hidden.end), heading: hidden.heading };
+};
+
 const read = (text: string) => {
   const found = extractCitations(answer(text));
   assert.equal(found.format, 'text-list', text.slice(0, 200));
@@ -73,14 +79,15 @@ test('Hayhooks: "### All Sources:" and "- [n] url" lines close the answer; hidde
       ['https://docs.example.ai/components', [2]],
     ],
   );
-  const hidden = linkMarkers(text, citations).find((s) => s.kind === 'hide')!;
-  assert.equal(hidden.heading, 'All Sources:');
+  assert.deepEqual(hiddenOf(text, citations), {
+    text: text.slice(text.indexOf('###')).trimEnd(),
+    heading: 'All Sources:',
+  });
   // The console line names what was read and where.
   assert.equal(
     extractCitations(answer(text)).field,
     `the answer's text: a list of 2 links after the answer, under "All Sources:"`,
   );
-  assert.equal(text.slice(hidden.start, hidden.end), text.slice(text.indexOf('###')).trimEnd());
 });
 
 test('freeaskinternet: "---", "参考资料:", italic "[n. url](url)" lines; nothing cited, all shown, the block hidden', () => {
@@ -95,9 +102,7 @@ test('freeaskinternet: "---", "参考资料:", italic "[n. url](url)" lines; not
       ['https://zh.wikipedia.org/wiki/%E5%B1%8B%E9%A1%B6%E7%BB%BF%E5%8C%96', [2]], // as the link opens it
     ],
   );
-  const hidden = linkMarkers(text, citations).find((s) => s.kind === 'hide')!;
-  assert.equal(text.slice(hidden.start, hidden.end), `---\n参考资料:\n${list}`);
-  assert.equal(hidden.heading, '参考资料:');
+  assert.deepEqual(hiddenOf(text, citations), { text: `---\n参考资料:\n${list}`, heading: '参考资料:' });
 });
 
 test('kimi-free-api: 【检索 n】 lines before the answer (streamed) or under 搜索结果来自： after it', () => {
@@ -222,8 +227,7 @@ test('headings in ten languages, with or without markdown, bold or a colon, say 
     const text = `Une réponse.\n\n${heading}\n- [Un](https://a.example/1)\n- [Deux](https://b.example/2)`;
     const citations = read(text);
     assert.equal(citations.length, 2, heading);
-    const hidden = linkMarkers(text, citations).find((s) => s.kind === 'hide');
-    assert.equal(hidden && text.slice(hidden.start, hidden.end).startsWith(heading), true, heading);
+    assert.equal(hiddenOf(text, citations)?.text.startsWith(heading), true, heading);
   }
 });
 
@@ -238,9 +242,8 @@ test('a heading and its links on one line, "Sources: [A](url), [B](url)", and on
       ['Britannica', [2]],
     ],
   );
-  const hidden = linkMarkers(text, citations).find((s) => s.kind === 'hide')!;
   assert.equal(
-    text.slice(hidden.start, hidden.end),
+    hiddenOf(text, citations)?.text,
     'Sources: [Rhine](https://a.example/rhine), [Britannica](https://b.example/rhine)',
   );
   // Not a list: a sentence after the colon.
@@ -268,6 +271,24 @@ test("an item's link may be followed by a summary; a title in bold; a link defin
       ['b.example', [2]],
     ],
   );
+});
+
+test("under a heading, a title on the item's line and its address on the next", () => {
+  const text =
+    'The Rhine is long [1][2].\n\n### Sources\n1. **Rhine - Wikipedia**\n   https://en.wikipedia.org/wiki/Rhine\n2. Rhine | Britannica\n   https://www.britannica.com/place/Rhine-River\n';
+  const citations = read(text);
+  assert.deepEqual(
+    citations.map((c) => [c.title, c.refs]),
+    [
+      ['Rhine - Wikipedia', [1]],
+      ['Rhine | Britannica', [2]],
+    ],
+  );
+  assert.equal(hiddenOf(text, citations)?.text, text.slice(text.indexOf('###')).trimEnd());
+  // A line that is no title, in the list: the list ends above it, and it stays in sight.
+  const noted = 'A [1].\n\nSources:\n- https://a.example/\n- Ask me for more.\n- https://b.example/';
+  const spans = linkMarkers(noted, read(noted)).filter((s) => s.kind === 'hide');
+  assert.ok(spans.every((s) => !noted.slice(s.start, s.end).includes('Ask me')));
 });
 
 test('a list no heading names, whose numbers the markers cite, is read and left in place', () => {
