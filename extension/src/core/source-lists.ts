@@ -161,6 +161,12 @@ function trimEllipsis(text: string): string {
   return text.slice(0, end).trim();
 }
 
+// An emoji or pictograph (with its variation selector or joiner) before a heading's words.
+const ICON = /^(?:\p{Extended_Pictographic}|\p{Emoji_Presentation})[\u{FE0F}\u{200D}]?/u;
+
+/** How many code units of icon open `text`: 0 when none. */
+const leadingIcon = (text: string): number => ICON.exec(text)?.[0].length ?? 0;
+
 /** A heading's words: past a markdown heading's hashes, a quote's `>`, emphasis, a trailing colon. */
 function headingWords(line: string): string | null {
   let text = line.trim();
@@ -171,6 +177,11 @@ function headingWords(line: string): string | null {
   text = text.slice(at).trim();
   for (let unwrapped = true; unwrapped; ) {
     unwrapped = false;
+    const icon = leadingIcon(text);
+    if (icon) {
+      text = text.slice(icon).trim(); // "📚 Sources", "🔗 **References:**"
+      unwrapped = true;
+    }
     for (const mark of ['**', '__', '*', '_']) {
       if (text.length > 2 * mark.length && text.startsWith(mark) && text.endsWith(mark)) {
         text = text.slice(mark.length, -mark.length).trim();

@@ -223,6 +223,8 @@ test('headings in ten languages, with or without markdown, bold or a colon, say 
     '출처',
     'Fontes:',
     '**Fonti**',
+    '📚 Sources',
+    '### 🔗 **References:**',
   ]) {
     const text = `Une réponse.\n\n${heading}\n- [Un](https://a.example/1)\n- [Deux](https://b.example/2)`;
     const citations = read(text);
