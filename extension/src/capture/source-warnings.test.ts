@@ -32,7 +32,7 @@ test('sources the reader of last resort found: one line with how many and the pa
     choices: [{ index: 0, message: { role: 'assistant', content: 'x' }, sources: [chunk('a.pdf'), chunk('b.pdf')] }],
   };
   assert.deepEqual(linesFor('m-generic', payload), [
-    "[owui-citations] 2 sources of message m-generic read from `choices[0].sources`, a field no known format has: please ask for this backend's format.",
+    "[owui-citations] 2 sources of message m-generic read from `choices[0].sources`, where no known format has them: please ask for this backend's format.",
   ]);
   // A named format's sources: nothing to ask for.
   const named = {
