@@ -31,8 +31,8 @@ const body = (title: string) => ({
   choices: [{ index: 0, message: { role: 'assistant', content: TEXT }, finish_reason: 'stop' }],
   retrieved: {
     hits: [
-      { doc: { name: title, href: 'https://intranet.example/sales-q3' }, body: 'Outbound sales increased 20%.' },
-      { doc: { name: 'Marketing plan', href: 'https://intranet.example/marketing' }, body: 'Ads campaign.' },
+      { record: { name: title, href: 'https://intranet.example/sales-q3' }, body: 'Outbound sales increased 20%.' },
+      { record: { name: 'Marketing plan', href: 'https://intranet.example/marketing' }, body: 'Ads campaign.' },
     ],
   },
 });
@@ -82,7 +82,7 @@ test('choosing a list found in the response saves it for the model, keeps the ot
     const entry = {
       models: ['my-rag'],
       sources: { path: 'retrieved.hits' },
-      fields: { title: 'doc.name', url: 'doc.href' },
+      fields: { title: 'record.name', url: 'record.href' },
       numbering: 1,
       markers: 'brackets',
     };
