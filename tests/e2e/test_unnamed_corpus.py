@@ -26,13 +26,16 @@ from tests.built_core import CORE
 pytestmark = pytest.mark.e2e
 
 # Backends of different kinds and places: sources at the body's top level (dify2openai, a gateway that
-# does not stream), LiteLLM's knowledge-base envelope streamed and not, and a RAG server whose sources
-# the core does not read yet (PrivateGPT: the page must show none, as the harness says, not invent any).
+# does not stream), LiteLLM's knowledge-base envelope streamed, a RAG server's own field on its choice
+# (PrivateGPT, not streamed: streamed, it sends them on chunks that carry text, which Open WebUI drops
+# without the relay filter), and lists the backend writes into the text (Higress's References block
+# before the answer; Bing's searches in a <details>, cited as [^n^]).
 SAMPLE = [
     ("dify2openai-tonori", False),
     ("litellm-bedrock-knowledge-base", True),
-    ("litellm-bedrock-knowledge-base", False),
-    ("privategpt", True),
+    ("privategpt", False),
+    ("higress-ai-search", True),
+    ("bing-chat-api", True),
 ]
 
 SHOWN_SOURCES = """id => [...document.querySelectorAll(
