@@ -97,7 +97,7 @@ test-e2e-oldest:
 # a chunk's and a message's fields, streamed and not.
 test-e2e-webext: setup install-extension
 	E2E_DELIVERY=webext $(VENV_PY) -m pytest tests/e2e -m per_route -k "packaging or perplexity or azure"
-	E2E_DELIVERY=webext $(VENV_PY) -m pytest tests/e2e -m per_route --browser firefox
+	E2E_DELIVERY=webext $(VENV_PY) -m pytest tests/e2e -m "per_route and not other_mode" --browser firefox
 	E2E_DELIVERY=userscript $(VENV_PY) -m pytest tests/e2e -m per_route -k "perplexity or status"
 
 # Goes on after a failing version, so that the table shows every version; fails at the end.
