@@ -1,8 +1,8 @@
 """The "Find sources in this response" flow in a real Open WebUI: an answer whose sources no reader finds
 (tests/e2e/scenarios/declared-agent-gateway.yaml: two lists of titled links, which one holds the
 sources a guess) offers the lists its response held; choosing one saves the declaration for the
-model in this browser, shows the JSON for the admin, and the sources and buttons show at once;
-they are stored as any answer's, and still shown after a reload."""
+model in this browser, shows the JSON for the admin, and the sources and buttons show at once
+(streamed and not); they are stored as any answer's, and still shown after a reload."""
 
 import json
 
@@ -32,8 +32,9 @@ def check_sources(answer: Locator) -> None:
     expect(answer.locator(".owc-find-sources")).to_have_count(0)
 
 
-def test_an_answer_without_sources_is_taught_in_one_step(page: Page, stack: Stack) -> None:
-    set_user_settings(stack, stream=True)
+@pytest.mark.parametrize("stream", [True, False], ids=["streaming", "non-streaming"])
+def test_an_answer_without_sources_is_taught_in_one_step(page: Page, stack: Stack, stream: bool) -> None:
+    set_user_settings(stack, stream=stream)
     open_new_chat(page, stack, MODEL)
     send(page)
     answer_id = last_answer_id(page)
