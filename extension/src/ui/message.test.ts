@@ -122,6 +122,17 @@ test('a list of sources written in the text is hidden where Open WebUI drew it, 
     visible: ['授予霍普菲尔德和辛顿12，以表彰机器学习13。'],
     buttons: 4,
   });
+  // The same, the list's numbers drawn as Open WebUI's own buttons, each naming its source (it has the
+  // sources stored): its blocks read as the markdown's lines all the same.
+  const own = (title: string) => `<button><span class="line-clamp-1">${title}</span></button>`;
+  const ownHtml =
+    `<p><strong>References:</strong><br>${own('Nobel 2024')} <a href="${a}">Nobel 2024</a></p>` +
+    `<p>${own('Press release')} <a href="${b}">Press release</a></p>` +
+    `<p>${own('Why physics')} <a href="${c}">Why physics</a></p><p>授予霍普菲尔德和辛顿[1][2]，以表彰机器学习[1][3]。</p>`;
+  assert.deepEqual(shown('t5', head, ownHtml), {
+    visible: ['授予霍普菲尔德和辛顿12，以表彰机器学习13。'],
+    buttons: 4,
+  });
   // PandaWiki, after the answer: separators, a heading and a quote of links, all hidden.
   const [x, y] = ['https://wiki.example.com/node/a', 'https://wiki.example.com/node/b'];
   const tail = `即可[[1](${x})]。重启[[2](${y})]。\n\n---\n### 引用列表\n> [1]. [固件升级指南](${x})\n> [2]. [升级失败怎么办](${y})\n---\n`;

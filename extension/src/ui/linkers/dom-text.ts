@@ -7,11 +7,15 @@ import { el } from '../dom.js';
 /** Our own lists under the answer: never read as the answer's text. */
 export const LISTS = '.owc-sources, .owc-retrieved';
 
-/** The text nodes of an answer block in reading order, with where each starts in their joined text. */
-export function textNodes(root: Element): Array<{ node: Text; start: number }> {
+/** What a linker reads no marker in: code, what is hidden, our lists and buttons, any button. */
+const NOT_READ = `pre, code, .owc-hidden, ${LISTS}, button, .owc-unnamed`;
+
+/** The text nodes of an answer block in reading order, with where each starts in their joined text;
+ * those inside `skipped` left out. */
+export function textNodes(root: Element, skipped = NOT_READ): Array<{ node: Text; start: number }> {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, (node) =>
     node instanceof Element
-      ? node.matches(`pre, code, .owc-hidden, ${LISTS}, button, .owc-unnamed`)
+      ? node.matches(skipped)
         ? NodeFilter.FILTER_REJECT
         : NodeFilter.FILTER_SKIP
       : NodeFilter.FILTER_ACCEPT,

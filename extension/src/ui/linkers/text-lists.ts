@@ -1,4 +1,4 @@
-import { LISTS } from './dom-text.js';
+import { LISTS, textNodes } from './dom-text.js';
 import type { Pass } from './pass.js';
 
 // Blocks tried as where a list starts, and lists hidden, at most: a crafted answer holds thousands
@@ -11,7 +11,7 @@ const SEPARATOR = /^\s*(?:-{3,}|\*{3,}|_{3,})\s*$/;
 /** The letters and digits of a text, in order: what its markdown and what Open WebUI draws of it share
  * (markup and punctuation aside). Left out of markdown: HTML tags (`<details>`) and a link's address,
  * `[title](url)`, which is not drawn (a bare address is). */
-function letters(text: string): string {
+export function letters(text: string): string {
   let kept = '';
   let skipTo = '';
   let previous = '';
@@ -25,6 +25,15 @@ function letters(text: string): string {
   }
   return kept;
 }
+
+/** The letters of a block as drawn, without its buttons: where the markdown writes a number Open WebUI
+ * may draw its own button naming the source (it has the sources stored), and ours say a number. */
+export const drawnLetters = (block: Element): string =>
+  letters(
+    textNodes(block, 'button')
+      .map(({ node }) => node.data)
+      .join(''),
+  );
 
 /** Where `shown` ends in `written` read from `from`, each of its characters found in turn; -1 if not all are. */
 function consumed(written: string, from: number, shown: string): number {
@@ -45,7 +54,7 @@ function drawnFrom(first: Element, written: string, blocks: readonly Element[]):
   let at = 0;
   for (let i = blocks.indexOf(first); i < blocks.length && at < all.length; i++) {
     const block = blocks[i]!;
-    const shown = letters(block.textContent ?? '');
+    const shown = drawnLetters(block);
     if (block.matches('hr, div:empty') && taken.length) continue;
     const end = shown ? consumed(all, at, shown) : -1;
     if (end < 0) break;
@@ -69,7 +78,7 @@ export function* hideTextLists({ content, view: { contentSpans } }: Pass, root: 
   const lists = contentSpans.filter((s) => s.kind === 'hide' && s.block).slice(0, MAX_LISTS);
   if (lists.length === 0) return;
   const blocks = [...root.children].filter((block) => !block.matches(`.owc-hidden, ${LISTS}`));
-  const shown = blocks.map((block) => letters(block.textContent ?? ''));
+  const shown = blocks.map(drawnLetters);
   for (const list of lists) {
     const written = content.slice(list.start, list.end);
     const head = letters(written).slice(0, 1);
