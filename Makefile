@@ -20,7 +20,7 @@ VENV_PY := .venv/bin/python
 export OWUI_VENV OWUI_VERSION OWUI_CACHE LITELLM_VENV
 
 .PHONY: help setup debian-packages build dist install-extension demo test test-mock test-e2e test-e2e-webext \
-	test-e2e-oldest test-matrix test-ts lint lock record-litellm record-markup producer-tables recall bench bench-core bench-relay fuzz fuzz-mock soak clean
+	test-e2e-oldest test-matrix test-ts lint lock record-litellm record-markup record-markup-corpus producer-tables recall bench bench-core bench-relay fuzz fuzz-mock soak clean
 .DEFAULT_GOAL := help
 
 help:
@@ -132,6 +132,12 @@ record-litellm: .venv/.installed $(LITELLM_VENV)/.installed-$(LITELLM_VERSION)
 # scenario or the pinned line (and with OWUI_VERSION=$(OWUI_OLDEST) for the oldest).
 record-markup: setup install-extension
 	PYTHONPATH=. $(VENV_PY) scripts/record_markup.py
+
+# The same for every backend of the unnamed corpus the mock serves (its directories: mock_server/corpus.py),
+# for the contract test of what the core reads and the page shows (extension/src/ui/corpus-markup.test.ts);
+# again after changing a corpus file, its directories, or the pinned line.
+record-markup-corpus: setup install-extension
+	PYTHONPATH=. $(VENV_PY) scripts/record_markup.py --corpus
 
 # The README's and docs/formats.md's producer tables, from the scenario files' `docs` entries.
 producer-tables: .venv/.installed

@@ -6,8 +6,14 @@ Streamed and not, for every scenario of tests/seen.json that the line shows (tes
 
 Run `make record-markup` (the pinned line) or `make record-markup OWUI_VERSION=0.6.43` after
 changing the line or a scenario: it writes extension/test-support/markup/open-webui-<version>.json.
+
+With `--corpus` (`make record-markup-corpus`), instead: every backend of the unnamed corpus that the
+mock serves (mock_server/corpus.py, whatever directories it loads), in each mode its file answers
+in, the relay filter registered, for the contract test of the UI and the core over all of it
+(extension/src/ui/corpus-markup.test.ts): extension/test-support/markup/unnamed/open-webui-<version>.json.
 """
 
+import argparse
 import json
 import signal
 import sys
@@ -31,13 +37,18 @@ from devstack.processes import ROOT
 from devstack.stack import OWUI_VENV
 from devstack.stack import Stack
 from devstack.stack import running_stack
+from mock_server.corpus import DEFAULT_CORPUS_DIRS
+from mock_server.corpus import load_corpus
+from mock_server.routers.ollama import TAG
 from tests.e2e.delivery import install_extension
+from tests.e2e.delivery import installer
 from tests.e2e.limits import first_token_delay_ms
 from tests.e2e.limits import gap_for
 from tests.e2e.results import installed_version
 
 SEEN = ROOT / "tests" / "seen.json"
 OUT = ROOT / "extension" / "test-support" / "markup"
+CORPUS_OUT = OUT / "unnamed"
 # Open WebUI redraws an answer once its stored sources reach it; what it drew is read after that.
 REDRAWN_S = 1.5
 STORED_TIMEOUT_S = 15
@@ -59,9 +70,13 @@ def finished_answer(page: Page) -> str:
     return page.evaluate(f"() => {newest}")
 
 
-def capture(page: Page, answer: str) -> dict:
+def capture(page: Page, answer: str, cited: bool = True) -> dict:
+    """What Open WebUI drew of the answer and the hub's view of it, once finished (and, if `cited`, once the
+    hub holds its sources: after a reload they come with the stored chat)."""
     page.wait_for_function(
-        "id => window.owuiCitations.view(id)?.done && window.owuiCitations.view(id).citations.length", arg=answer
+        "([id, cited]) => { const view = window.owuiCitations.view(id); "
+        "return view?.done && (!cited || view.citations.length); }",
+        arg=[answer, cited],
     )
     time.sleep(REDRAWN_S)
     return page.evaluate(CAPTURE, answer)
@@ -83,16 +98,46 @@ def record(page: Page, stack: Stack) -> list[dict]:
     return answers
 
 
-def record_one(page: Page, stack: Stack, model: str, stream: bool) -> list[dict]:
+def record_corpus(page: Page, stack: Stack) -> list[dict]:
+    """Each corpus backend the mock serves, in each mode its file answers in, its answer whether or not the
+    core finds sources in it. Open WebUI asks an Ollama model on /api/chat only: a backend that speaks
+    /api/generate alone never answers it."""
+    # As the recall harness reads them (scripts/unnamed_recall.py): with the relay filter, without which
+    # Open WebUI drops every field but the text of a streamed chunk that carries text.
+    installer(stack, "relay-install", "--url", stack.webui_url)
+    answers = []
+    for backend in load_corpus(list(DEFAULT_CORPUS_DIRS)):
+        if backend.api == "ollama-generate":
+            print(f"{backend.model_id}: NOT RECORDED, Open WebUI never asks /api/generate", flush=True)
+            continue
+        model = backend.model_id + TAG if backend.ollama else backend.model_id
+        for stream, sent in ((True, backend.streamed), (False, backend.non_streamed)):
+            mode = "streaming" if stream else "non-streaming"
+            if sent is None:
+                continue
+            try:
+                recorded = record_one(page, stack, model, stream, cited=None)
+                answers += [{"backend": backend.slug, **entry} for entry in recorded]
+                print(f"{model} {mode}: recorded, {len(recorded[0]['view']['citations'])} sources", flush=True)
+            except PlaywrightTimeoutError as error:
+                print(f"{model} {mode}: NOT RECORDED, {error.message.splitlines()[0]}", flush=True)
+    return answers
+
+
+def record_one(page: Page, stack: Stack, model: str, stream: bool, cited: bool | None = True) -> list[dict]:
+    """The answer live and after a reload; `cited=None`: as cited as the hub found it live."""
     set_user_settings(stack, stream=stream)
     open_new_chat(page, stack, model)
     send(page)
     answer = finished_answer(page)
-    wait_until_stored(page, stack, chat_id(page), [answer], STORED_TIMEOUT_S)  # or Open WebUI's own were there
-    live = capture(page, answer)
+    if cited is None:
+        cited = bool(page.evaluate("id => window.owuiCitations.view(id).citations.length", answer))
+    if cited:
+        wait_until_stored(page, stack, chat_id(page), [answer], STORED_TIMEOUT_S)  # or Open WebUI's own were there
+    live = capture(page, answer, cited)
     page.reload()
     page.wait_for_selector(f"#message-{answer} .chat-assistant", timeout=60_000)
-    reloaded = capture(page, answer)
+    reloaded = capture(page, answer, cited)
     return [
         {"model": model, "stream": stream, "phase": phase, **captured}
         for phase, captured in (("live", live), ("reloaded", reloaded))
@@ -100,6 +145,9 @@ def record_one(page: Page, stack: Stack, model: str, stream: bool) -> list[dict]
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", action="store_true", help="the unnamed corpus's backends, not the scenarios")
+    corpus = parser.parse_args().corpus
     # Stopped (a timeout, Ctrl-C's kin), it stops what it started: the stack's block ends on an exception.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     version = installed_version(OWUI_VENV)
@@ -116,10 +164,11 @@ def main() -> None:
         browser = playwright.chromium.launch(**chromium_launch_args())
         context = browser.new_context()
         context.add_init_script("localStorage.setItem('owc:fault', 'ui')")  # Open WebUI's view, with capture and store
-        answers = record(context.new_page(), stack)
+        answers = (record_corpus if corpus else record)(context.new_page(), stack)
         browser.close()
-    OUT.mkdir(parents=True, exist_ok=True)
-    path = OUT / f"open-webui-{'.'.join(map(str, version))}.json"
+    out = CORPUS_OUT if corpus else OUT
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"open-webui-{'.'.join(map(str, version))}.json"
     path.write_text(json.dumps({"openWebui": version, "answers": answers}, ensure_ascii=False, indent=1) + "\n")
     print(f"{path.relative_to(ROOT)}: {len(answers)} answers")
 

@@ -20,6 +20,7 @@ from playwright.sync_api import BrowserType
 
 from devstack.processes import ROOT
 from devstack.stack import OWUI_VENV
+from devstack.stack import Stack
 
 DELIVERY = os.environ.get("E2E_DELIVERY", "loader")
 WEBEXT_TEST_BUILDS = {
@@ -34,6 +35,14 @@ FIREFOX_EXTENSION_ID = "owui-citations@open-webui-citations"  # the gecko id of 
 def console_script() -> str:
     """The installer as the wheel installed it into Open WebUI's environment (make install-extension)."""
     return str(OWUI_VENV / "bin" / "owui-citations")
+
+
+def installer(stack: Stack, *args: str) -> str:
+    """The installer's command `args` run against the stack's Open WebUI as its admin; what it printed."""
+    env = {**os.environ, "OWUI_CITATIONS_TOKEN": stack.token}
+    result = subprocess.run([console_script(), *args], cwd="/", env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout
 
 
 def install_extension() -> None:
