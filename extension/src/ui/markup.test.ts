@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { GlobalRegistrator } from '@happy-dom/global-registrator';
-import type { AnswerView } from '../capture/hub.js';
+import { drawnOn, type RecordedAnswer } from '../../test-support/recorded-markup.js';
 
 GlobalRegistrator.register({ url: 'http://127.0.0.1:8080/' });
 const { startFeatures } = await import('./index.js');
@@ -27,14 +27,6 @@ interface Seen {
   notVerbatim?: number;
   /** The text of the producer's own source list, which gives way to ours (a heading or a line of it). */
   hidden?: string;
-}
-
-interface Recorded {
-  model: string;
-  stream: boolean;
-  phase: 'live' | 'reloaded';
-  html: string;
-  view: AnswerView;
 }
 
 const json = (url: URL): unknown => JSON.parse(readFileSync(url, 'utf8'));
@@ -105,22 +97,13 @@ function check(message: HTMLElement, seen: Seen, reloaded: boolean): void {
 }
 
 for (const file of readdirSync(MARKUP).filter((name) => name.endsWith('.json'))) {
-  const { openWebui, answers } = json(new URL(file, MARKUP)) as { openWebui: number[]; answers: Recorded[] };
+  const { openWebui, answers } = json(new URL(file, MARKUP)) as { openWebui: number[]; answers: RecordedAnswer[] };
   for (const recorded of answers) {
     const mode = recorded.stream ? 'streaming' : 'non-streaming';
-    test(`Open WebUI ${openWebui.join('.')}, ${recorded.model}, ${mode}, ${recorded.phase}`, () => {
-      document.body.innerHTML = recorded.html; // recorded from Open WebUI, as it drew the answer
-      const message = document.body.firstElementChild as HTMLElement;
-      const turnedOff = new AbortController();
-      const hub = { view: () => recorded.view, ids: () => [recorded.view.messageId], subscribe: () => () => {} };
-      try {
-        startFeatures(hub, turnedOff.signal).apply(message);
-        check(message, SEEN[recorded.model]!, recorded.phase === 'reloaded');
-      } finally {
-        turnedOff.abort();
-        document.body.replaceChildren();
-      }
-    });
+    test(`Open WebUI ${openWebui.join('.')}, ${recorded.model}, ${mode}, ${recorded.phase}`, () =>
+      drawnOn(recorded, startFeatures, (message) =>
+        check(message, SEEN[recorded.model]!, recorded.phase === 'reloaded'),
+      ));
   }
 }
 
@@ -128,7 +111,7 @@ test("an answer whose sources could not be read says so, in the place of the lis
   // The newest line recorded: the pinned one.
   const lines = readdirSync(MARKUP)
     .filter((name) => name.endsWith('.json'))
-    .map((file) => json(new URL(file, MARKUP)) as { openWebui: number[]; answers: Recorded[] });
+    .map((file) => json(new URL(file, MARKUP)) as { openWebui: number[]; answers: RecordedAnswer[] });
   const newest = (a: number[], b: number[]) => a.findIndex((n, i) => n !== b[i]);
   const { answers } = lines.reduce((a, b) => {
     const at = newest(a.openWebui, b.openWebui);
