@@ -38,8 +38,10 @@ from devstack.stack import OWUI_VENV
 from devstack.stack import Stack
 from devstack.stack import running_stack
 from mock_server.corpus import DEFAULT_CORPUS_DIRS
+from mock_server.corpus import Backend
 from mock_server.corpus import load_corpus
 from mock_server.routers.ollama import TAG
+from scripts.unnamed_recall import read_corpus
 from tests.e2e.delivery import install_extension
 from tests.e2e.delivery import installer
 from tests.e2e.limits import first_token_delay_ms
@@ -106,7 +108,8 @@ def record_corpus(page: Page, stack: Stack) -> list[dict]:
     # Open WebUI drops every field but the text of a streamed chunk that carries text.
     installer(stack, "relay-install", "--url", stack.webui_url)
     answers = []
-    for backend in load_corpus(list(DEFAULT_CORPUS_DIRS)):
+    backends = load_corpus(list(DEFAULT_CORPUS_DIRS))
+    for backend in backends:
         if backend.api == "ollama-generate":
             print(f"{backend.model_id}: NOT RECORDED, Open WebUI never asks /api/generate", flush=True)
             continue
@@ -121,7 +124,29 @@ def record_corpus(page: Page, stack: Stack) -> list[dict]:
                 print(f"{model} {mode}: recorded, {len(recorded[0]['view']['citations'])} sources", flush=True)
             except PlaywrightTimeoutError as error:
                 print(f"{model} {mode}: NOT RECORDED, {error.message.splitlines()[0]}", flush=True)
+    for difference in not_as_the_harness_reads(backends, answers):
+        print(f"NOT AS THE HARNESS READS: {difference}", flush=True)
     return answers
+
+
+def not_as_the_harness_reads(backends: list[Backend], answers: list[dict]) -> list[str]:
+    """Where the page's hub holds other sources (number, title) than the recall harness reads of the same
+    file and mode: what reached the page is not what the backend sent (the contract test checks only
+    that the page shows what reached it)."""
+    reads, _ = read_corpus(backends)
+    harness = {
+        (b.slug, mode == "streamed"): [[c["index"], c["title"]] for c in read["citations"]] for b, mode, read in reads
+    }
+    differences = []
+    for answer in answers:
+        page = [[c["index"], c["title"]] for c in answer["view"]["citations"]]
+        read = harness[(answer["backend"], answer["stream"])]
+        if page != read:
+            mode = "streaming" if answer["stream"] else "non-streaming"
+            differences.append(
+                f"{answer['backend']} {mode} {answer['phase']}: the page holds {page}, the harness reads {read}"
+            )
+    return differences
 
 
 def record_one(page: Page, stack: Stack, model: str, stream: bool, cited: bool | None = True) -> list[dict]:
