@@ -5,7 +5,6 @@ not stored. Loopback only; the hogs stop by themselves after a deadline and are 
 figure ends, however it ends (and at exit)."""
 
 import atexit
-import json
 import subprocess
 import sys
 import time
@@ -28,8 +27,8 @@ from devstack.owui import open_new_chat_in_app
 from devstack.owui import send
 from devstack.owui import set_user_settings
 from devstack.owui import stored_citation_events
-from devstack.processes import ROOT
 from devstack.stack import Stack
+from mock_server.registry import producer_entries
 
 # Streamed producers whose sources reach the page three ways: a chunk without text (Perplexity's
 # search results), a chunk's `extra` (OpenRAG), the first chunk's `delta.context` (Azure).
@@ -44,7 +43,7 @@ SOURCE_BUTTONS = "id => document.querySelectorAll(`#message-${id} .owc-sources b
 HELD = """id => { const v = window.owuiCitations.view(id); return v
     ? { citations: v.citations.length, done: v.done, live: v.live, text: v.text.length,
         unreadable: v.unreadable, interrupted: v.interrupted } : { known: false }; }"""
-EXPECTED = {model: json.loads((ROOT / "tests" / "seen.json").read_text())[model]["sources"] for model in SCENARIOS}
+EXPECTED = {model: producer_entries("seen.json")[model]["sources"] for model in SCENARIOS}
 
 
 @dataclass

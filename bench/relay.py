@@ -29,7 +29,7 @@ PERPLEXITY_TOKENS = 8000
 
 def perplexity_amplified(tokens: int = PERPLEXITY_TOKENS, results: int = 10, snippet: int = 300) -> Iterator[dict]:
     """Perplexity's default ("full") stream at its worst: every chunk repeats `citations` and
-    `search_results` and carries the cumulative `message` (mock_server/scenarios/perplexity.yaml).
+    `search_results` and carries the cumulative `message` (producers/perplexity/scenario.yaml).
     Made one chunk at a time, each a fresh object, as Open WebUI parses them."""
     so_far = ""
     for token in range(tokens):

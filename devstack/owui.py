@@ -13,16 +13,13 @@ from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from devstack.stack import Stack
-from mock_server.registry import BUILT_IN_SCENARIOS
+from mock_server.registry import HOSTILE
+from mock_server.registry import MALFORMED
 from mock_server.registry import load_scenarios
 
 ANSWER_TIMEOUT_MS = 30_000
 # Scenarios served on the Ollama connection, whose model names carry Ollama's tag (LightRAG's).
-OLLAMA_MODELS = {
-    name
-    for name, s in load_scenarios([BUILT_IN_SCENARIOS / "hostile", BUILT_IN_SCENARIOS / "malformed"]).items()
-    if s.speaks_ollama
-}
+OLLAMA_MODELS = {name for name, s in load_scenarios([HOSTILE, MALFORMED]).items() if s.speaks_ollama}
 
 
 def model_id(model: str) -> str:

@@ -92,12 +92,22 @@ class HostileChecks(_Strict):
     )
 
 
+class MalformedChecks(_Strict):
+    """What tests/e2e/test_malformed.py predicts of a malformed scenario's answer in the page."""
+
+    warnings: int = Field(ge=0, description="the extension's console warnings")
+    listed: int = Field(ge=0, description="the sources listed")
+
+
 class Scenario(_Strict):
     name: str
     producer: str
     description: str
     docs: Docs | None = Field(None, description="the scenario's rows in the docs (built-in scenarios have them)")
-    hostile: HostileChecks | None = Field(None, description="a hostile scenario's checks (scenarios/hostile)")
+    hostile: HostileChecks | None = Field(None, description="a hostile scenario's checks (producers/*/hostile.yaml)")
+    malformed: MalformedChecks | None = Field(
+        None, description="a malformed scenario's checks (producers/*/malformed*.yaml)"
+    )
     json_style: JsonStyles = JsonStyles()
     vars: dict[str, Any] = {}
     switches: dict[str, str] = Field(

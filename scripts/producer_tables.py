@@ -12,6 +12,7 @@ from pathlib import Path
 from mock_server.registry import BUILT_IN_SCENARIOS
 from mock_server.registry import load_file
 from mock_server.registry import load_scenarios
+from mock_server.registry import scenario_files as files_of
 from mock_server.scenarios import Scenario
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,7 +22,7 @@ START, END = "<!-- producers:start (scripts/producer_tables.py) -->", "<!-- prod
 def scenario_files() -> list[list[Scenario]]:
     """Each built-in scenario file's scenarios, the file's own first, in the order of the files' names."""
     known = load_scenarios()
-    return [load_file(path, known) for path in sorted(BUILT_IN_SCENARIOS.glob("*.yaml"))]
+    return [load_file(path, known) for path in files_of(BUILT_IN_SCENARIOS)]
 
 
 def cell(text: str) -> str:

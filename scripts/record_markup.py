@@ -2,7 +2,8 @@
 (extension/src/ui/markup.test.ts): the answer's element as Open WebUI leaves it with the
 extension's UI turned off (`owc:fault`), and what the extension's hub holds of it (its view:
 citations, text, done), once live after the extension stored its sources and once after a reload.
-Streamed and not, for every scenario of tests/seen.json that the line shows (tests/e2e/limits.py).
+Streamed and not, for every scenario with a `seen.json` entry (producers/<name>/) that the line
+shows (tests/e2e/limits.py).
 
 Run `make record-markup` (the pinned line) or `make record-markup OWUI_VERSION=0.6.43` after
 changing the line or a scenario: it writes extension/test-support/markup/open-webui-<version>.json.
@@ -40,6 +41,7 @@ from devstack.stack import running_stack
 from mock_server.corpus import DEFAULT_CORPUS_DIRS
 from mock_server.corpus import Backend
 from mock_server.corpus import load_corpus
+from mock_server.registry import producer_entries
 from mock_server.routers.ollama import TAG
 from scripts.unnamed_recall import read_corpus
 from tests.e2e.delivery import install_extension
@@ -48,7 +50,6 @@ from tests.e2e.limits import first_token_delay_ms
 from tests.e2e.limits import gap_for
 from tests.e2e.results import installed_version
 
-SEEN = ROOT / "tests" / "seen.json"
 OUT = ROOT / "extension" / "test-support" / "markup"
 CORPUS_OUT = OUT / "unnamed"
 # Open WebUI redraws an answer once its stored sources reach it; what it drew is read after that.
@@ -87,9 +88,9 @@ def capture(page: Page, answer: str, cited: bool = True) -> dict:
 def record(page: Page, stack: Stack) -> list[dict]:
     version = open_webui_version(stack)
     answers = []
-    for model in sorted(json.loads(SEEN.read_text())):
+    for model in sorted(producer_entries("seen.json")):
         for stream in (True, False):
-            if model == "//" or gap_for(model, stream, version):
+            if gap_for(model, stream, version):
                 continue
             mode = "streaming" if stream else "non-streaming"
             try:

@@ -15,7 +15,8 @@ from devstack.stack import OWUI_VENV
 from devstack.stack import Demo
 from devstack.stack import Stack
 from devstack.stack import running_stack as devstack_running_stack
-from mock_server.registry import BUILT_IN_SCENARIOS
+from mock_server.registry import HOSTILE
+from mock_server.registry import MALFORMED
 from tests.e2e.delivery import DELIVERY
 from tests.e2e.delivery import USERSCRIPT
 from tests.e2e.delivery import extension_context
@@ -29,7 +30,7 @@ from tests.e2e.results import pytest_runtest_makereport  # noqa: F401  (hooks: t
 from tests.e2e.results import pytest_sessionfinish  # noqa: F401  (hooks: the results file)
 
 # Script-injection and malformed sources, for the hardening tests (test_hostile, test_malformed).
-HARDENING_SCENARIOS = [BUILT_IN_SCENARIOS / "hostile", BUILT_IN_SCENARIOS / "malformed"]
+HARDENING_SCENARIOS = [HOSTILE, MALFORMED]
 # Scenarios only tests ask for (an answer that differs on each attempt: test_export).
 TEST_SCENARIOS = Path(__file__).parent / "scenarios"
 

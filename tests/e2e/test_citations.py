@@ -26,6 +26,7 @@ from devstack.owui import wait_until_stored
 from devstack.processes import ROOT
 from devstack.stack import Stack
 from devstack.stack import pinned_open_webui
+from mock_server.registry import producer_entries
 from tests.e2e.limits import expect_gap_shown
 from tests.e2e.limits import gap_for
 from tests.wire import SCENARIOS
@@ -35,7 +36,7 @@ pytestmark = pytest.mark.e2e
 
 @dataclass(frozen=True)
 class Seen:
-    """What a user sees of a scenario's answer (tests/seen.json says each field)."""
+    """What a user sees of a scenario's answer (its producer's seen.json says each field)."""
 
     buttons: list[int]
     sources: int
@@ -50,11 +51,7 @@ class Seen:
     why: str = ""
 
 
-EXPECTED = {
-    model: Seen(**seen)
-    for model, seen in json.loads((ROOT / "tests" / "seen.json").read_text()).items()
-    if model != "//"
-}
+EXPECTED = {model: Seen(**seen) for model, seen in producer_entries("seen.json").items()}
 
 
 # One scenario per way its sources reach the page — a chunk's or body's fields, a message's field,

@@ -21,7 +21,7 @@ from devstack.owui import set_user_settings
 from devstack.owui import wait_for_citation_numbers
 from devstack.stack import OWUI_VENV
 from devstack.stack import Stack
-from mock_server.registry import BUILT_IN_SCENARIOS
+from mock_server.registry import DECLARED
 from tests.e2e.conftest import running_stack
 from tests.e2e.delivery import DELIVERY
 from tests.e2e.delivery import console_script
@@ -55,7 +55,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     with running_stack(
         tmp_path_factory,
         {"FRONTEND_BUILD_DIR": str(frontend)},
-        scenario_dirs=[BUILT_IN_SCENARIOS / "declared"],
+        scenario_dirs=[DECLARED],
     ) as running:
         yield running
 

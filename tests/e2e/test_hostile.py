@@ -1,4 +1,4 @@
-"""Hostile sources (mock_server/scenarios/hostile: every script-injection payload in every
+"""Hostile sources (producers/*/hostile.yaml: every script-injection payload in every
 title, URL, snippet and quote of every wire format) through a real Open WebUI: every preview,
 the list with "show all", every modal page forward and back, live and after a reload. Nothing
 may run: no dialog, no assignment to the canary, no `on*` attribute and no link other than
@@ -25,7 +25,7 @@ from devstack.owui import set_user_settings
 from devstack.owui import stored_answer_text
 from devstack.owui import wait_for_citation_numbers
 from devstack.stack import Stack
-from mock_server.registry import BUILT_IN_SCENARIOS
+from mock_server import registry
 from mock_server.registry import load_scenarios
 from mock_server.scenarios import HostileChecks
 from mock_server.templates import Renderer
@@ -37,10 +37,8 @@ from tests.e2e.trap import Trap
 
 pytestmark = pytest.mark.e2e
 
-PAYLOADS: list[str] = Renderer({}).render(
-    yaml.safe_load((BUILT_IN_SCENARIOS / "hostile" / "_payloads.yaml").read_text())
-)
-HOSTILE = {name: s for name, s in load_scenarios([BUILT_IN_SCENARIOS / "hostile"]).items() if s.hostile}
+PAYLOADS: list[str] = Renderer({}).render(yaml.safe_load((registry.PRODUCERS / "_hostile-payloads.yaml").read_text()))
+HOSTILE = {name: s for name, s in load_scenarios([registry.HOSTILE]).items() if s.hostile}
 # Each format once, in the mode its scenario file asks for (`hostile: stream`), a few formats a test: each
 # answer of 274 payload sources is opened whole, page by page, live and after a reload (about 20 s each),
 # and a test must stay within the per-test timeout.
@@ -63,7 +61,7 @@ RUNS = runs()
 
 def test_every_hostile_scenario_says_how_it_is_checked() -> None:
     """A hostile scenario without its `hostile` checks would never run."""
-    hostile = load_scenarios([BUILT_IN_SCENARIOS / "hostile"])
+    hostile = load_scenarios([registry.HOSTILE])
     assert [name for name in hostile if name.startswith("hostile-") and name not in HOSTILE] == []
 
 

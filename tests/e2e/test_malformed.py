@@ -1,4 +1,4 @@
-"""Malformed and oversized sources (mock_server/scenarios/malformed) through a real Open WebUI:
+"""Malformed and oversized sources (producers/*/malformed*.yaml) through a real Open WebUI:
 the answer still shows, the page stays responsive, and an answer gets at most one console
 warning from the extension, however many chunks carried the bad data.
 
@@ -26,7 +26,7 @@ from devstack.owui import send
 from devstack.owui import set_user_settings
 from devstack.owui import wait_until_stored
 from devstack.stack import Stack
-from mock_server.registry import BUILT_IN_SCENARIOS
+from mock_server.registry import MALFORMED
 from mock_server.registry import load_scenarios
 from mock_server.rendering import RequestFacts
 from mock_server.rendering import render_answer
@@ -36,41 +36,9 @@ from tests.e2e.limits import gaps_named
 
 pytestmark = pytest.mark.e2e
 
-SCENARIOS = load_scenarios([BUILT_IN_SCENARIOS / "malformed"])
-# scenario: (console warnings, sources listed)
-EXPECTED = {
-    "malformed-openrag-extra-not-json": (1, 0),
-    "malformed-openrag-extra-number": (1, 0),
-    "malformed-openrag-sources-not-a-list": (1, 0),
-    "malformed-perplexity-nulls": (0, 1),  # the one result that is an object, every field null: "Untitled source"
-    "malformed-openrag-10000-sources": (1, 1000),  # the first 1,000 (core/limits.ts), and a warning for the others
-    "malformed-openrag-10-mb": (0, 10),
-    "malformed-ragflow-reference-not-a-list": (1, 0),
-    "malformed-brave-broken-tags": (0, 1),  # the one well-formed citation; the broken tags are not guessed at
-    "malformed-claude-citations": (0, 4),  # the well-formed citations of the other blocks
-    "malformed-answer-spans-oversized": (0, 5),  # each cut to its caps, and stored within the event's
-    "malformed-perplexity-backtracking": (0, 3),  # "Sources:" with blank runs: read in linear time
-    # The four references that are objects, each with what it has that is a string (or "Untitled source")
-    "malformed-volcengine-ark-mixed-types": (0, 4),
-    # The three citations that are objects, each with what it has that is a string (or "Untitled source")
-    "malformed-exa-mixed-types": (0, 3),
-    # The four quotes that are objects (one repeated by a second node, one in a tool's nested responses), each once
-    "malformed-fastgpt-mixed-types": (0, 4),
-    # The three annotated pages with a URL string (one of them also a search result), one met twice counted once
-    "malformed-minimax-mixed-types": (0, 3),
-    # The five results that are objects: the page listed twice (indexes "2" and 5) once, the script one without its link
-    "malformed-qianfan-mixed-types": (0, 5),
-    # The two pages with a title or link: the script one untitled and without its link, the good one once though
-    # named twice (streamed: a gap, limits.py)
-    "malformed-mistral-mixed-types": (0, 2),
-    # Four documents: one listed under two numbers and [DC] once, a number given to two, the script-URL one
-    # without its link; lines without a title skipped. [1] and [4] cited, [7] names none.
-    "malformed-lightrag-mixed-lines": (0, 4),
-    # The five results (LiteLLM relays objects only), each with what it has that is a string (or "Untitled source")
-    "malformed-litellm-knowledge-base-mixed-types": (0, 5),
-    # The two cited pages and the one searched page that is a link: the rest are no pages
-    "malformed-openai-responses-web-search-mixed-types": (0, 3),
-}
+SCENARIOS = load_scenarios([MALFORMED])
+# scenario: (console warnings, sources listed), from its file (`malformed:`)
+EXPECTED = {name: (s.malformed.warnings, s.malformed.listed) for name, s in SCENARIOS.items() if s.malformed}
 # What one answer may add to its chat (persist/shape.ts MAX_EVENT_CHARS), stored for good.
 MAX_STORED_EVENT_CHARS = 512 * 1024
 LONG_FRAME_BUDGET_MS = 200

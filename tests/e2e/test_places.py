@@ -5,8 +5,6 @@ buttons that cite it and the sentence of each; the modal says how often it is ci
 through those places in order; ← and → go from citation to citation; a screen reader hears
 "citation k of n: source, title"."""
 
-import json
-
 import pytest
 from playwright.sync_api import Page
 from playwright.sync_api import expect
@@ -16,12 +14,12 @@ from devstack.owui import open_new_chat
 from devstack.owui import send
 from devstack.owui import set_user_settings
 from devstack.owui import wait_for_citation_numbers
-from devstack.processes import ROOT
 from devstack.stack import Stack
+from mock_server.registry import producer_entries
 
 pytestmark = pytest.mark.e2e
 
-SEEN = json.loads((ROOT / "tests" / "seen.json").read_text())
+SEEN = producer_entries("seen.json")
 FAMILIES = {"numbered": "azure-on-your-data", "offsets": "openai-url-citation", "tags": "brave", "links": "grok2api-go"}
 
 MARKED = """id => [...document.querySelectorAll(`#message-${id} .owc-cite`)]

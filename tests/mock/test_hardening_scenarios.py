@@ -9,7 +9,9 @@ from dataclasses import replace
 import pytest
 import yaml
 
-from mock_server.registry import BUILT_IN_SCENARIOS
+from mock_server.registry import HOSTILE
+from mock_server.registry import MALFORMED
+from mock_server.registry import PRODUCERS
 from mock_server.registry import load_scenarios
 from mock_server.rendering import RequestFacts
 from mock_server.rendering import render_body
@@ -17,9 +19,7 @@ from mock_server.rendering import render_stream
 from mock_server.scenarios import EndpointKind
 from mock_server.templates import Renderer
 
-HOSTILE = BUILT_IN_SCENARIOS / "hostile"
-MALFORMED = BUILT_IN_SCENARIOS / "malformed"
-PAYLOADS: list[str] = Renderer({}).render(yaml.safe_load((HOSTILE / "_payloads.yaml").read_text()))
+PAYLOADS: list[str] = Renderer({}).render(yaml.safe_load((PRODUCERS / "_hostile-payloads.yaml").read_text()))
 FAMILIES = load_scenarios([HOSTILE, MALFORMED])
 FACTS = RequestFacts("x", "http://127.0.0.1:9000/", 1)
 
@@ -53,7 +53,7 @@ def test_over_200_distinct_payloads_none_blank_one_a_10000_character_title() -> 
 
 
 def test_one_hostile_scenario_per_producer_format() -> None:
-    producers = {path.stem for path in BUILT_IN_SCENARIOS.glob("*.yaml")}
+    producers = {path.parent.name for path in PRODUCERS.glob("*/scenario.yaml")}
     assert {name for name in FAMILIES if name.startswith("hostile-")} == {f"hostile-{p}" for p in producers}
 
 

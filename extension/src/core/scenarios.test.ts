@@ -1,15 +1,15 @@
 /**
  * The core against every scenario of the mock server, both modes: what a user would see —
  * how many sources, their numbers, titles, links, pages, scores and quotes, and which parts
- * of the answer cite which source. The expectations are data, `scenarios.expected.json`, one
- * entry per scenario; what data cannot say is checked per wire format below.
+ * of the answer cite which source. The expectations are data, each producer's `expected.json`
+ * (producers/<name>/), one entry per scenario; what data cannot say is checked per wire format below.
  */
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 
 import { answerOf, type MockServer, startMockServer } from '../../test-support/mock-server.js';
+import { producerEntries } from '../../test-support/producers.js';
 import { createAccumulator } from './accumulate.js';
 import { splitCited } from './cited.js';
 import { extractCitations } from './extract.js';
@@ -38,10 +38,7 @@ interface Expected {
   notes?: string;
 }
 
-const ENTRIES = JSON.parse(readFileSync(new URL('./scenarios.expected.json', import.meta.url), 'utf8')) as Record<
-  string,
-  Partial<Expected>
->;
+const ENTRIES = producerEntries<Partial<Expected>>('expected.json');
 const expectationOf = (model: string): Expected => {
   const { like, ...entry } = ENTRIES[model]!;
   return (like ? { ...expectationOf(like), ...entry } : entry) as Expected;

@@ -2,7 +2,7 @@
  * The UI on Open WebUI's own markup: each scenario's answer as a release line drew it, streamed
  * and not, live and after a reload (test-support/markup, recorded by scripts/record_markup.py with
  * the extension's UI off), drawn by the UI's features from the hub's view recorded with it. What a
- * user sees is `tests/seen.json`, the end-to-end suite's expectations: the buttons in reading order,
+ * user sees is each producer's `seen.json` (producers/<name>/), the end-to-end suite's expectations: the buttons in reading order,
  * the list, the sources retrieved but not cited, the preview and source 1's modal.
  */
 
@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { GlobalRegistrator } from '@happy-dom/global-registrator';
+import { producerEntries } from '../../test-support/producers.js';
 import { drawnOn, type RecordedAnswer } from '../../test-support/recorded-markup.js';
 
 GlobalRegistrator.register({ url: 'http://127.0.0.1:8080/' });
@@ -30,7 +31,7 @@ interface Seen {
 }
 
 const json = (url: URL): unknown => JSON.parse(readFileSync(url, 'utf8'));
-const SEEN = json(new URL('../../../tests/seen.json', import.meta.url)) as Record<string, Seen>;
+const SEEN = producerEntries<Seen>('seen.json');
 const MARKUP = new URL('../../test-support/markup/', import.meta.url);
 
 // What the browser does not show: what we hid, and what Open WebUI hides itself.
