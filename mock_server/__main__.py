@@ -32,7 +32,8 @@ def main() -> int:
         action="append",
         default=[],
         metavar="DIR",
-        help="load more scenario files from DIR (may be repeated)",
+        help="load more scenario files from DIR, or those a glob pattern matches: 'producers/*/hostile.yaml' "
+        "(may be repeated)",
     )
     corpus = parser.add_mutually_exclusive_group()
     corpus.add_argument(

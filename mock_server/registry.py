@@ -99,11 +99,11 @@ def _expand_variants(path: Path, data: dict[str, Any], known: dict[str, Scenario
     declare variants: the same scenario with some keys (or vars) replaced."""
     variants = data.pop("variants", None) or {}
     extended = data.pop("extends", None)
-    name = scenario_name(path)
+    own_name = scenario_name(path)
     if extended is None:
-        base = {"name": name, **data}
+        base = {"name": own_name, **data}
     elif extended in known:
-        base = _with_changes(known[extended].model_dump(exclude={"name"}), data, name)
+        base = _with_changes(known[extended].model_dump(exclude={"name"}), data, own_name)
     else:
         raise ValueError(f"extends: no scenario {extended!r} is loaded before this file")
     return [base, *(_with_changes(base, changes or {}, name) for name, changes in variants.items())]

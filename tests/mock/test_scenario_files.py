@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 
 from devstack.processes import free_port
 from devstack.stack import mock_server
+from mock_server import registry
 from mock_server.app import create_app
 from mock_server.registry import ScenarioError
 from mock_server.registry import load_scenarios
@@ -120,6 +121,27 @@ def test_a_broken_extends_or_include_is_refused(tmp_path: Path, text: str, reaso
     (tmp_path / "broken.yaml").write_text(text)
     with pytest.raises(ScenarioError, match=reason):
         load_scenarios([tmp_path])
+
+
+def test_a_producers_files_are_named_by_their_folder_and_role(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    known = load_scenarios()
+    monkeypatch.setattr(registry, "PRODUCERS", tmp_path)
+    folder = tmp_path / "acme"
+    folder.mkdir()
+    (tmp_path / "_shared.yaml").write_text("- one\n")
+    for role in ("scenario", "hostile", "malformed", "malformed-nulls"):
+        (folder / f"{role}.yaml").write_text(
+            "extends: perplexity\ndescription: d\nvars: {x: {$include: ../_shared.yaml}}\n"
+        )
+    assert [s.name for path in sorted(folder.iterdir()) for s in registry.load_file(path, known)] == [
+        "hostile-acme",
+        "malformed-acme-nulls",
+        "malformed-acme",
+        "acme",
+    ]
+    (folder / "scenario.yaml").write_text("extends: perplexity\ndescription: d\nvars: {x: {$include: ../../x.yaml}}\n")
+    with pytest.raises(ScenarioError, match="outside the folder"):
+        registry.load_file(folder / "scenario.yaml", known)
 
 
 def test_a_stream_entry_is_sent_once_per_item_of_a_list(tmp_path: Path) -> None:
