@@ -174,7 +174,7 @@ def markup_problems(names: list[str]) -> Iterator[str]:
                 )
 
 
-def problems(producers: Path = PRODUCERS) -> list[str]:
+def problems() -> list[str]:
     """Every piece missing or disagreeing, over every producer folder, then the generated docs."""
     try:
         known = load_scenarios()
@@ -183,7 +183,7 @@ def problems(producers: Path = PRODUCERS) -> list[str]:
         return [str(error)]
     found = [
         problem
-        for folder in sorted(p for p in producers.iterdir() if p.is_dir())
+        for folder in sorted(p for p in PRODUCERS.iterdir() if p.is_dir())
         for problem in verify_folder(folder, known)
     ]
     shapes = wire_shapes()
