@@ -236,6 +236,26 @@ test("FastGPT's [id](CITE) names a source by its id; an id of none stays the lin
   assert.deepEqual(writtenMarker('[6650c0a1b2c3d4e5f6a7b801](CITE)'), { drawnByOpenWebui: false, numbers: [] });
 });
 
+test("Writer's [name](file id): a link to a source's id is its marker; to no source's id, to a web page, in code, it stays a link", () => {
+  const [handbook, faq] = ['7b1e4c2a-90d3-4f6e-b8a5-1c2d3e4f5a6b', 'e2a9f0c4-3b5d-4c7e-8f91-0a1b2c3d4e5f'];
+  const sources = [
+    citation(1, { id: handbook }),
+    citation(2, { id: faq }),
+    citation(3, { id: 'https://w.example/leave', url: 'https://w.example/leave' }),
+    citation(4, { id: '#4' }),
+  ];
+  const text =
+    `Leave is 25 days [Employee-Handbook-2026.pdf](${handbook}), five carry over [Leave-Policy-FAQ.docx](${faq}). ` +
+    `See [the policy](https://w.example/leave), [an old file](0c9d8e7f-6a5b), [below](#4) and \`[x](${faq})\` [2].`;
+  assert.deepEqual(covered(text, linkMarkers(text, sources)), [
+    [`[Employee-Handbook-2026.pdf](${handbook})`, [1], 'marker'],
+    [`[Leave-Policy-FAQ.docx](${faq})`, [2], 'marker'],
+    ['[2]', [2], 'marker'],
+  ]);
+  // Open WebUI draws it as a link, not as a citation button of its own.
+  assert.equal(writtenMarker(`[2026 Handbook.pdf](${handbook})`).drawnByOpenWebui, false);
+});
+
 test("Qianfan's ^[1]^ and ^[1][2]^: one marker, carets and all; without its closing caret, the plain [n]", () => {
   const sources = [citation(1, { refs: [1] }), citation(2, { refs: [3] })];
   const text = '都灵主场作战^[1]^，近期状态一般^[1][3]^。 A ^[7]^ B ^[1] C `^[3]^` D ^[2024]^';

@@ -5,11 +5,12 @@
  */
 
 import { footnoteBlock } from './footnotes.js';
+import { markdownLinks } from './formats/answer-links.js';
 import type { Anchor, Citation, OffsetUnit } from './model.js';
 import { toUtf16 } from './offsets.js';
 import { referenceId, referencesBlock } from './references.js';
 import { sourceLists } from './source-lists.js';
-import { safeUrl } from './urls.js';
+import { isWebUrl, safeUrl } from './urls.js';
 
 export interface MarkerSpan {
   start: number;
@@ -92,8 +93,11 @@ const CARET_MARKER = /^\^\[\d/;
  * positions in its own source list. */
 export function writtenMarker(marker: string): { drawnByOpenWebui: boolean; numbers: number[] } {
   if (CARET_MARKER.test(marker)) return { drawnByOpenWebui: true, numbers: bracketedNumbers(marker) };
-  const numbers = (/\[([^\]]*)\]/.exec(marker)?.[1]?.match(/\d+/g) ?? []).map(Number);
-  if (CITE_MARKER.test(marker)) return { drawnByOpenWebui: false, numbers: [] };
+  const inBrackets = /\[([^\]]*)\]/.exec(marker)?.[1];
+  const numbers = (inBrackets?.match(/\d+/g) ?? []).map(Number);
+  // A link named by a source's id ([id](CITE)) or by a name ([Handbook.pdf](id)): drawn as a link.
+  if (CITE_MARKER.test(marker) || (marker.endsWith(')') && !isMarkerText(inBrackets ?? '')))
+    return { drawnByOpenWebui: false, numbers: [] };
   return { drawnByOpenWebui: OPEN_WEBUI_MARKER.test(marker), numbers };
 }
 
@@ -276,6 +280,9 @@ interface CitationNumbers {
   byUrl: Map<string, number>;
   /** By the source's own id, for a marker that names it (FastGPT's [id](CITE)). */
   byId: Map<string, number>;
+  /** By the ids a markdown link may have as its target (Writer's [name](file id)): not a web page
+   * (a link to one is the page, linked by its URL), not a place in this page (#4). */
+  byLinkedId: Map<string, number>;
 }
 const numbersOf = new WeakMap<readonly Citation[], CitationNumbers>();
 
@@ -286,12 +293,16 @@ export function citationNumbers(citations: readonly Citation[]): CitationNumbers
   const byRef = new Map<number, number>();
   const byUrl = new Map<string, number>();
   const byId = new Map<string, number>();
+  const byLinkedId = new Map<string, number>();
   for (const citation of citations) {
     for (const ref of citation.refs ?? []) if (!byRef.has(ref)) byRef.set(ref, citation.index);
     if (citation.url && !byUrl.has(citation.url)) byUrl.set(citation.url, citation.index);
-    if (typeof citation.id === 'string' && !byId.has(citation.id)) byId.set(citation.id, citation.index);
+    const { id } = citation;
+    if (typeof id !== 'string' || byId.has(id)) continue;
+    byId.set(id, citation.index);
+    if (!id.startsWith('#') && !isWebUrl(id)) byLinkedId.set(id, citation.index);
   }
-  const numbers = { byRef, byUrl, byId };
+  const numbers = { byRef, byUrl, byId, byLinkedId };
   numbersOf.set(citations, numbers);
   return numbers;
 }
@@ -329,11 +340,28 @@ export function citedNumbers(text: string, outside: ReadonlyArray<{ start: numbe
   return cited;
 }
 
-/** `anchors: false`: only what the text itself writes/** `anchors: false`: only what the text itself writes, not the spans producers attach by offset
+/** The markdown links whose target is a source's id (Writer's `[Handbook.pdf](7b1e…)`), outside
+ * code and outside the markers found (sorted and apart), as markers. */
+function idLinks(
+  text: string,
+  byLinkedId: ReadonlyMap<string, number>,
+  inCode: (at: number) => boolean,
+  markers: readonly MarkerSpan[],
+): MarkerSpan[] {
+  if (byLinkedId.size === 0) return [];
+  const links: MarkerSpan[] = [];
+  for (const { start, end, target } of markdownLinks(text)) {
+    const index = byLinkedId.get(target);
+    if (index !== undefined && !inCode(start)) links.push({ start, end, indices: [index], kind: 'marker' });
+  }
+  return links.length ? withoutHidden(links, markers) : links;
+}
+
+/** `anchors: false`: only what the text itself writes, not the spans producers attach by offset
  * (which index the whole answer, not a piece of it). */
 export function linkMarkers(text: string, citations: readonly Citation[], { anchors = true } = {}): MarkerSpan[] {
   if (typeof text !== 'string' || text === '' || !Array.isArray(citations) || citations.length === 0) return [];
-  const { byRef, byUrl, byId } = citationNumbers(citations);
+  const { byRef, byUrl, byId, byLinkedId } = citationNumbers(citations);
   const resolve = (refs: number[], url?: string): number[] => {
     const viaUrl = url ? byUrl.get(safeUrl(url) ?? '') : undefined;
     if (viaUrl !== undefined) return [viaUrl];
@@ -377,6 +405,11 @@ export function linkMarkers(text: string, citations: readonly Citation[], { anch
     if (indices.length || unnamed.length)
       markers.push({ start, end, indices, kind: 'marker', ...(unnamed.length ? { unnamed } : {}) });
   });
+  const linkedIds = idLinks(text, byLinkedId, inCode, markers);
+  if (linkedIds.length) {
+    markers.push(...linkedIds);
+    markers.sort(byStart);
+  }
   const tags: MarkerSpan[] = [];
   for (const tag of sourcesTags(text)) {
     const indices = resolve(tagNumbers(tag.list));

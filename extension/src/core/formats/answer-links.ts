@@ -1,22 +1,37 @@
 /**
  * The answer's markdown links, by target: Writer's `[Handbook.pdf](7b1e4c2a-…)` names a document
- * its sources carry only by an id.
+ * its sources carry only by an id (generic.ts reads the name, markers.ts makes the link a marker).
  */
 
 // `[text](target)`: a text without brackets or line breaks, a target without parentheses or blanks,
 // each of bounded length (classes that exclude the next delimiter: no backtracking across a link).
 const LINK = /\[([^[\]\n]{1,200})\]\(([^()\s]{1,200})\)/g;
-// Targets read at most, whatever the answer's length.
+// Links read at most, whatever the answer's length.
 const MAX_LINKS = 1000;
+
+export interface MarkdownLink {
+  start: number;
+  end: number;
+  /** The link's text, trimmed. */
+  text: string;
+  target: string;
+}
+
+/** The answer's links whose text is not blank, in order, at most MAX_LINKS. */
+export function markdownLinks(answer: string): MarkdownLink[] {
+  const links: MarkdownLink[] = [];
+  LINK.lastIndex = 0;
+  for (let match = LINK.exec(answer); match && links.length < MAX_LINKS; match = LINK.exec(answer)) {
+    const text = match[1]!.trim();
+    if (text !== '') links.push({ start: match.index, end: LINK.lastIndex, text, target: match[2]! });
+  }
+  return links;
+}
 
 /** Each link target, with the text of its first link. */
 export function linkNames(answer: string | null): Map<string, string> {
   const names = new Map<string, string>();
-  if (answer === null) return names;
-  for (const [, text, target] of answer.matchAll(LINK)) {
-    if (names.size >= MAX_LINKS) break;
-    const name = text!.trim();
-    if (name !== '' && !names.has(target!)) names.set(target!, name);
-  }
+  for (const { text, target } of answer === null ? [] : markdownLinks(answer))
+    if (!names.has(target)) names.set(target, text);
   return names;
 }

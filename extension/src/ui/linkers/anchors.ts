@@ -1,5 +1,5 @@
-import { isMarkerText, safeUrl } from '../../core/index.js';
-import { attach, place } from '../attachments.js';
+import { isMarkerText, isWebUrl, safeUrl } from '../../core/index.js';
+import { attach, place, type View } from '../attachments.js';
 import { asIndices, citeButton } from '../buttons.js';
 import { el } from '../dom.js';
 import { LISTS } from './dom-text.js';
@@ -51,15 +51,43 @@ export function* linkAnchors({ message, view: { byUrl, byIndex } }: Pass, root: 
   }
 }
 
-/** A marker written as a markdown link to "CITE" ([id](CITE)), which Open WebUI draws as a link
- * named by a source's id: it becomes that source's button, found as the core reads the marker. */
-export function* linkCiteAnchors({ message, view: { citations, byIndex } }: Pass, root: Element): Generator<void> {
+/** The marker a link to no web page is, as the core reads it: FastGPT's [id](CITE), Writer's
+ * [name](file id), which Open WebUI draws as a relative link. Its href is the target as marked
+ * wrote it, percent-encoded: read as written too. */
+function idLinkMarker(
+  anchor: HTMLAnchorElement,
+  citations: View['citations'],
+): { marker: string; index: number } | null {
+  const href = anchor.getAttribute('href') ?? '';
+  // A link to a web page is linkAnchors' (by its address).
+  if (href === '' || isWebUrl(anchor.getAttribute('href'))) return null;
+  const name = anchor.textContent?.trim() ?? '';
+  let written = href;
+  try {
+    written = decodeURI(href);
+  } catch {
+    // Not percent-encoded as marked writes it: read as it is.
+  }
+  for (const target of new Set([href, written])) {
+    const marker = `[${name}](${target})`;
+    // The whole link, not a marker inside its text ("see [2]").
+    const span = markerIn(marker, citations);
+    const index = span?.start === 0 && span.end === marker.length ? span.indices[0] : undefined;
+    if (index !== undefined) return { marker, index };
+  }
+  return null;
+}
+
+/** A marker written as a markdown link to no web page, named by a source's id ([id](CITE)) or
+ * to a source's id ([name](id)): it becomes that source's button, found as the core reads the marker. */
+export function* linkIdAnchors({ message, view: { citations, byIndex } }: Pass, root: Element): Generator<void> {
   let made = 0;
-  for (const anchor of root.querySelectorAll<HTMLAnchorElement>('a[href="CITE"]:not(.owc-hidden)')) {
+  for (const anchor of root.querySelectorAll<HTMLAnchorElement>('a[href]:not(.owc-hidden)')) {
     if (anchor.closest(`.owc-hidden, ${LISTS}`)) continue;
-    const marker = `[${anchor.textContent?.trim() ?? ''}](CITE)`;
-    const citation = byIndex.get(markerIn(marker, citations)?.indices[0] ?? -1);
-    if (!citation) continue;
+    const found = idLinkMarker(anchor, citations);
+    const citation = found && byIndex.get(found.index);
+    if (!found || !citation) continue;
+    const { marker } = found;
     const button = citeButton(citation);
     anchor.classList.add('owc-hidden');
     anchor.after(button);

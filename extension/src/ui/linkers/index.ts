@@ -5,7 +5,7 @@
  * generator: it yields after each piece of work, where the pass may be cut (observe.ts).
  */
 
-import { linkAnchors, linkCiteAnchors } from './anchors.js';
+import { linkAnchors, linkIdAnchors } from './anchors.js';
 import { linkFootnotes } from './footnotes.js';
 import { replaceNativeButtons } from './native-buttons.js';
 import type { Pass } from './pass.js';
@@ -26,7 +26,7 @@ export const LINKERS: ReadonlyArray<(pass: Pass, root: Element) => Iterable<void
   linkFootnotes,
   linkSupTags,
   linkAnchors,
-  linkCiteAnchors,
+  linkIdAnchors,
   replaceNativeButtons,
   markUnnamedRuns,
   linkTextMarkers,
