@@ -6,14 +6,15 @@ For each corpus file and mode (its non-streamed body, its streamed lines), what 
 layer would hold: the body, or each streamed event, added to the core's accumulator as Open WebUI's
 socket hands them over (capture/hub.ts), the finished answer's own text read too, the two chosen
 between by the core's precedence, and the answer's markers linked (ui/message.ts). Then, against
-what the file says a user must see: sources expected and found (matched by url, else title, in any
-order) and citations expected and placed (the marker written in the answer, linked to
-the source it names). A mode the backend does not answer in (null) is skipped and said.
-Needs `npm run build` (extension/dist/core.mjs).
+what the file says a user must see: sources expected and found (matched by url, else title, a
+file's path also by its last segment, in any order) and citations expected and placed (the marker
+written in the answer, linked to the source it names). A mode the backend does not answer in (null)
+is skipped and said. Needs `npm run build` (extension/dist/core.mjs).
 """
 
 import argparse
 import json
+import re
 from dataclasses import asdict
 from dataclasses import dataclass
 from dataclasses import field
@@ -89,9 +90,12 @@ class Row:
 
 def same(field_name: str, read: Any, expected: str) -> bool:
     """Whether a field read is the one expected: a url as it opens (the core percent-encodes what
-    the backend wrote raw, `/wiki/屋顶绿化`), any other field as written."""
+    the backend wrote raw, `/wiki/屋顶绿化`); a title as written or, for a file's path, its last
+    segment (the core shows `docs/workers/pricing.md` as `pricing.md`); any other field as written."""
     if field_name == "url" and isinstance(read, str):
         return unquote(read) == unquote(expected)
+    if field_name == "title":
+        return read in (expected, re.split(r"[/\\]", expected)[-1])
     return bool(read == expected)
 
 

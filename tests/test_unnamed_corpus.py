@@ -12,8 +12,10 @@ from pydantic import ValidationError
 
 from mock_server.corpus import BUILD_DIR
 from mock_server.corpus import Backend
+from mock_server.corpus import ExpectedSource
 from mock_server.corpus import load_backend
 from scripts.unnamed_recall import MODES
+from scripts.unnamed_recall import found_for
 from scripts.unnamed_recall import measure
 from scripts.unnamed_recall import read_corpus
 from tests.built_core import CORE
@@ -133,3 +135,15 @@ def test_the_harness_reads_every_mode_a_backend_answers_in() -> None:
         assert 0 <= row["citations_placed"] <= row["citations_expected"]
     totals = result["totals"]
     assert totals["sources_expected"] == sum(len(b.expected.sources) for b in backends for m in MODES if getattr(b, m))
+
+
+def test_a_file_path_shown_by_its_last_segment_is_the_source_expected() -> None:
+    """The core shows a path by its file's name (Cloudflare AI Search's `docs/workers/pricing.md` as
+    `pricing.md`): that counts; another file's name, or a name only ending the same way, does not."""
+    expected = ExpectedSource(title="docs/workers/platform/pricing.md")
+    shown = [{"index": 1, "title": "limits.md", "url": None}, {"index": 2, "title": "pricing.md", "url": None}]
+    assert found_for(expected, shown, set()) == 2
+    assert found_for(expected, shown, {2}) is None
+    assert found_for(expected, [{"index": 1, "title": "old-pricing.md", "url": None}], set()) is None
+    longer = [{"index": 1, "title": "docs/pricing.md", "url": None}]
+    assert found_for(ExpectedSource(title="pricing.md"), longer, set()) is None
