@@ -94,9 +94,12 @@ test('lists in the text: under a bold heading, a markdown heading, and a heading
       first: 'https://www.example-news.cn/world/2024-10/08/c_1130206.htm',
     },
     { backend: 'hayhooks', heading: 'all sources', first: 'https://docs.haystack.deepset.ai/docs/pipelines' },
-    // Its items are links wrapped in emphasis, `*[1. url](url)*`: the list is found, but
-    // declared-read.ts reads each link with the rest of its line (the preview shows what it reads).
-    { backend: 'freeaskinternet', heading: '参考资料', first: undefined },
+    // Its items are links wrapped in emphasis, `*[1. url](url)*`.
+    {
+      backend: 'freeaskinternet',
+      heading: '参考资料',
+      first: 'https://www.greenroofs-example.org/benefits/temperature',
+    },
   ];
   for (const { backend, heading, first } of cases) {
     const answer = block(backend, 'answer');

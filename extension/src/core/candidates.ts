@@ -12,13 +12,14 @@
  */
 
 import { type DeclarationJson, type Declared, parsePath, validateDeclarations } from './declared.js';
-import { DECLARED_FORMAT, headingWords } from './declared-read.js';
+import { DECLARED_FORMAT } from './declared-read.js';
 import { extractCitations } from './extract.js';
 import { CITES_ZERO, FAMILIES } from './formats/generic.js';
 import { isObject, type JsonObject, num, str } from './json.js';
 import { MAX_CITATIONS } from './limits.js';
 import type { Citation, ExtractOptions } from './model.js';
 import type { Notation } from './notations.js';
+import { headingWords } from './source-lists.js';
 import { isWebUrl } from './urls.js';
 
 /** A declaration without its models (the panel adds the answer's), with what it reads. */
@@ -158,7 +159,7 @@ export function usedNotation(answer: string): Notation {
 /** Whether a line may head a list: a markdown heading, a line in bold, a short one ending in a colon. */
 function headsAList(line: string): boolean {
   const trimmed = line.trim();
-  if (trimmed.length > 100 || headingWords(trimmed) === '') return false;
+  if (!headingWords(trimmed)) return false;
   return (
     trimmed.startsWith('#') ||
     (trimmed.startsWith('**') && trimmed.endsWith('**')) ||
@@ -171,7 +172,8 @@ function writtenPlaces(answer: string): Array<DeclarationJson['sources']> {
   const headings = new Set<string>();
   const lines = answer.split('\n');
   for (let i = lines.length - 1; i >= 0 && headings.size < MAX_HEADINGS; i--) {
-    if (headsAList(lines[i]!)) headings.add(headingWords(lines[i]!.trim()));
+    const words = headsAList(lines[i]!) ? headingWords(lines[i]!.trim()) : null;
+    if (words) headings.add(words.toLowerCase());
   }
   return [...[...headings].map((heading) => ({ text: { heading } })), { text: { separator: true as const } }];
 }

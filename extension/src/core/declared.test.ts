@@ -278,10 +278,65 @@ test('after a --- line, 0-based; a heading elsewhere or none reads nothing', () 
   );
 });
 
+test("a list in the text, read as any list: FreeAskInternet's emphasis-wrapped links, a title alone, a title and its address", () => {
+  const headed = declared({ models: ['f'], sources: { text: { heading: '参考资料' } } });
+  const text = [
+    '屋顶绿化可以降温[1]。',
+    '',
+    '---',
+    '参考资料:',
+    '*[1. https://www.greenroofs-example.org/benefits](https://www.greenroofs-example.org/benefits)*',
+    '*[2. https://zh.wikipedia.org/wiki/屋顶绿化](https://zh.wikipedia.org/wiki/屋顶绿化)*',
+    '3. Handbook-2026.pdf',
+    '4. Rhine - Wikipedia',
+    '   https://en.wikipedia.org/wiki/Rhine',
+  ].join('\n');
+  assert.deepEqual(
+    extractCitations(answer(text), { declared: headed }).citations.map((c) => [c.url, c.refs]),
+    [
+      ['https://www.greenroofs-example.org/benefits', [1]],
+      ['https://zh.wikipedia.org/wiki/%E5%B1%8B%E9%A1%B6%E7%BB%BF%E5%8C%96', [2]],
+      [null, [3]],
+      ['https://en.wikipedia.org/wiki/Rhine', [4]],
+    ],
+  );
+});
+
+test('a list a text declaration reads is hidden from the visible text, its heading or separator with it', () => {
+  const cases = [
+    // A heading no reader knows as one naming sources: the declaration says it is.
+    {
+      sources: { text: { heading: 'Weiterlesen' } },
+      list: '### Weiterlesen\n- [Rhein](https://de.wikipedia.org/wiki/Rhein)',
+    },
+    // After a separator, unnumbered: the declaration says so.
+    { sources: { text: { separator: true } }, list: '---\n- [Rhein](https://de.wikipedia.org/wiki/Rhein)' },
+  ];
+  for (const { sources, list } of cases) {
+    const text = `Der Rhein ist lang [1].\n\n${list}`;
+    const { citations } = extractCitations(answer(text), { declared: declared({ models: ['d'], sources }) });
+    assert.equal(citations.length, 1);
+    const hidden = linkMarkers(text, citations).filter((s) => s.kind === 'hide' && s.block);
+    assert.deepEqual(
+      hidden.map((s) => text.slice(s.start, s.end)),
+      [list],
+      JSON.stringify(sources),
+    );
+  }
+  // Read without the declaration, the same list is only a candidate, left in place.
+  const text = 'Der Rhein ist lang [1].\n\n### Weiterlesen\n- [Rhein](https://de.wikipedia.org/wiki/Rhein)';
+  const { citations } = extractCitations(answer(text));
+  assert.deepEqual(
+    linkMarkers(text, citations).filter((s) => s.block),
+    [],
+  );
+});
+
 test('attack: a long text list line by line, linear (a million characters read)', () => {
-  const backend = declared({ models: ['s'], sources: { text: { separator: true } } });
+  const backend = declared({ models: ['s'], sources: { text: { separator: true } }, numbering: 0 });
+  // Numbered [0] to [999]: a list's number has three digits at most ("[2024]" opening a line is a year).
   const line = (n: number) => `[${n}] ${'[1] '.repeat(20)}title ${'-'.repeat(1000)}`;
-  const text = `x\n---\n${Array.from({ length: 1000 }, (_, i) => line(i + 1)).join('\n')}`;
+  const text = `x\n---\n${Array.from({ length: 1000 }, (_, i) => line(i)).join('\n')}`;
   const result = extractCitations(answer(text), { declared: backend });
   assert.equal(result.citations.length, 1000);
 });

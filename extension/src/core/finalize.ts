@@ -95,6 +95,7 @@ function toCitation(draft: Draft, format: string, options: ExtractOptions): Cita
     refs: boundList(draft.refs ?? [], MAX_REFS),
     anchors: boundList(draft.anchors ?? [], MAX_ANCHORS),
     date: boundField(storable(draft.date)) ?? null,
+    ...(draft.listedUnder ? { listedUnder: draft.listedUnder } : {}),
   };
 }
 

@@ -9,7 +9,7 @@ import { markdownLinks } from './formats/answer-links.js';
 import type { Anchor, Citation, OffsetUnit } from './model.js';
 import { toUtf16 } from './offsets.js';
 import { referenceId, referencesBlock } from './references.js';
-import { sourceLists } from './source-lists.js';
+import { type ListPlace, listPlace, sourceLists } from './source-lists.js';
 import { isWebUrl, safeUrl } from './urls.js';
 
 export interface MarkerSpan {
@@ -283,6 +283,8 @@ interface CitationNumbers {
   /** By the ids a markdown link may have as its target (Writer's [name](file id)): not a web page
    * (a link to one is the page, linked by its URL), not a place in this page (#4). */
   byLinkedId: Map<string, number>;
+  /** Where a declaration says the answer lists its sources (source-lists.ts), when one read them. */
+  listedUnder: ListPlace | null;
 }
 const numbersOf = new WeakMap<readonly Citation[], CitationNumbers>();
 
@@ -294,7 +296,9 @@ export function citationNumbers(citations: readonly Citation[]): CitationNumbers
   const byUrl = new Map<string, number>();
   const byId = new Map<string, number>();
   const byLinkedId = new Map<string, number>();
+  let listedUnder: ListPlace | null = null;
   for (const citation of citations) {
+    listedUnder ??= listPlace(citation.listedUnder);
     for (const ref of citation.refs ?? []) if (!byRef.has(ref)) byRef.set(ref, citation.index);
     if (citation.url && !byUrl.has(citation.url)) byUrl.set(citation.url, citation.index);
     const { id } = citation;
@@ -302,7 +306,7 @@ export function citationNumbers(citations: readonly Citation[]): CitationNumbers
     byId.set(id, citation.index);
     if (!id.startsWith('#') && !isWebUrl(id)) byLinkedId.set(id, citation.index);
   }
-  const numbers = { byRef, byUrl, byId, byLinkedId };
+  const numbers = { byRef, byUrl, byId, byLinkedId, listedUnder };
   numbersOf.set(citations, numbers);
   return numbers;
 }
@@ -361,7 +365,7 @@ function idLinks(
  * (which index the whole answer, not a piece of it). */
 export function linkMarkers(text: string, citations: readonly Citation[], { anchors = true } = {}): MarkerSpan[] {
   if (typeof text !== 'string' || text === '' || !Array.isArray(citations) || citations.length === 0) return [];
-  const { byRef, byUrl, byId, byLinkedId } = citationNumbers(citations);
+  const { byRef, byUrl, byId, byLinkedId, listedUnder } = citationNumbers(citations);
   const resolve = (refs: number[], url?: string): number[] => {
     const viaUrl = url ? byUrl.get(safeUrl(url) ?? '') : undefined;
     if (viaUrl !== undefined) return [viaUrl];
@@ -441,8 +445,8 @@ export function linkMarkers(text: string, citations: readonly Citation[], { anch
   }
   // Lists of sources written in the text (source-lists.ts) whose sources our list shows (by their
   // addresses), outside what is hidden already: their own numbers are no markers; hidden when the
-  // text says they are sources, else left in place.
-  const lists = (references && named.length ? [] : sourceLists(text)).flatMap((list) => {
+  // text says they are sources (or the declaration that read them does), else left in place.
+  const lists = (references && named.length ? [] : sourceLists(text, listedUnder)).flatMap((list) => {
     const indices = [...new Set(list.sources.flatMap((s) => byUrl.get(safeUrl(s.url) ?? '') ?? []))];
     const heading = list.heading ? { heading: list.heading } : {};
     return indices.length

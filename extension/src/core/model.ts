@@ -2,6 +2,7 @@
 
 import type { Declared } from './declared.js';
 import type { Notation } from './notations.js';
+import type { ListPlace } from './source-lists.js';
 
 /** How a score should be read, so that the UI never shows a fake percentage. */
 export type ScoreKind =
@@ -57,6 +58,9 @@ export interface Citation {
   anchors: Anchor[];
   /** Publication date as the producer wrote it, when it gave one. */
   date: string | null;
+  /** For a source a declaration read from a list in the answer's text: where it says the list is.
+   * The list is then hidden as one the text says is sources (markers.ts). */
+  listedUnder?: ListPlace;
 }
 
 export interface ExtractResult {
@@ -70,7 +74,7 @@ export interface ExtractResult {
   /** Where the reader of last resort (formats/generic.ts) found them, a path: `choices[0].message.references`. */
   field?: string;
   /** The marker notation a declaration says the answer's text uses (notations.ts): linkMarkers reads
-   * brackets, footnotes, fullwidth and linked numbers in any answer; the others are not linked yet. */
+   * every notation in any answer. */
   notation?: Notation;
 }
 
@@ -91,6 +95,7 @@ export interface Draft {
   date?: string | null;
   /** A file name or path, the title's first fallback. */
   file?: string | null;
+  listedUnder?: ListPlace;
 }
 
 export interface Format {

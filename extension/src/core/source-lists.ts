@@ -8,8 +8,10 @@
  * above it names sources (SOURCE_HEADINGS, in several languages, with or without a markdown
  * heading, bold or a colon), when each line carries a "retrieved" label (`检索`), when it sits in a
  * `<details>` whose summary says it searched, or when a separator line (`---`) stands right above a
- * list numbered `[n]`. Any other list is only a candidate, read by a format when the answer's
- * markers cite its numbers (formats/text-list.ts).
+ * list numbered `[n]`; or when a declaration (declared.ts) names the heading or the separator above
+ * it (ListPlace): a declared list may also hold titles alone, a file's name without an address. Any
+ * other list is only a candidate, read by a format when the answer's markers cite its numbers
+ * (formats/text-list.ts).
  *
  * Read forward, each line once, by hand or by sticky regexes whose quantifiers take distinct
  * characters: linear in the text. No list inside a fenced code block.
@@ -22,8 +24,26 @@ export interface ListedSource {
   /** The number the list writes for it; null in an unnumbered list. */
   n: number | null;
   title: string | null;
-  url: string;
+  /** Null only in a declared list: a title alone (a file's name). */
+  url: string | null;
   snippet: string | null;
+}
+
+/** Where a declaration says its model's answers list their sources: under a heading (its words as
+ * headingWords reads them, in any case), or after a separator line. */
+export type ListPlace = { kind: 'heading'; heading: string } | { kind: 'separator' };
+
+// A declared heading's length, at most (declared.ts checks the same bound).
+const MAX_DECLARED_HEADING = 100;
+
+/** A list place as stored with a citation (untrusted): itself when well formed, else null. */
+export function listPlace(value: unknown): ListPlace | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { kind, heading } = value as { kind?: unknown; heading?: unknown };
+  if (kind === 'separator') return { kind };
+  return kind === 'heading' && typeof heading === 'string' && heading.length <= MAX_DECLARED_HEADING
+    ? { kind, heading }
+    : null;
 }
 
 export interface SourceList {
@@ -32,8 +52,11 @@ export interface SourceList {
   end: number;
   /** The heading as it reads on screen ("References:", "### 引用列表" → "引用列表"), when one says sources. */
   heading: string | null;
-  /** Whether the text itself says the list is sources (a heading, a label, a separator): it may be hidden. */
+  /** Whether the text itself says the list is sources (a heading, a label, a separator), or the
+   * declaration does: it may be hidden. */
   said: boolean;
+  /** Whether the place a declaration names stands right above it. */
+  declared: boolean;
   sources: ListedSource[];
 }
 
@@ -167,8 +190,9 @@ const ICON = /^(?:\p{Extended_Pictographic}|\p{Emoji_Presentation})[\u{FE0F}\u{2
 /** How many code units of icon open `text`: 0 when none. */
 const leadingIcon = (text: string): number => ICON.exec(text)?.[0].length ?? 0;
 
-/** A heading's words: past a markdown heading's hashes, a quote's `>`, emphasis, a trailing colon. */
-function headingWords(line: string): string | null {
+/** A heading's words: past a markdown heading's hashes, emphasis, an icon, a trailing colon; null
+ * for a line too long to be a heading. */
+export function headingWords(line: string): string | null {
   let text = line.trim();
   if (text.length > MAX_HEADING) return null;
   let at = 0;
@@ -196,12 +220,14 @@ function headingWords(line: string): string | null {
   return text;
 }
 
-/** The heading as it reads on screen, when the line names sources; null for any other line. */
-function sourceHeading(line: string): string | null {
+/** The heading as it reads on screen, when the line names sources (or is the heading declared,
+ * its words lower-cased); null for any other line. */
+function sourceHeading(line: string, declared: string | null = null): string | null {
   const words = headingWords(line);
   if (!words) return null;
   const lower = words.toLowerCase();
-  if (!SOURCE_HEADINGS.has(lower) && !(lower.endsWith(SEARCH_RESULTS) && lower.length < 40)) return null;
+  const names = SOURCE_HEADINGS.has(lower) || (lower.endsWith(SEARCH_RESULTS) && lower.length < 40);
+  if (!names && lower !== declared) return null;
   // On screen: what Open WebUI shows of the line, the markdown gone, a colon kept.
   let shown = line.trim();
   while (shown.startsWith('#')) shown = shown.slice(1);
@@ -359,7 +385,17 @@ function itemBody(raw: string, loose: boolean): Omit<Item, 'labelled' | 'marked'
     const url = at > 0 ? urlAt(text, at + between.length) : null;
     if (url) return { title: plainTitle(text.slice(0, at)), url, n: null, snippet: null };
   }
-  return null;
+  // `title url`: a blank between them, dashes or a colon before it left out.
+  const blank = text.lastIndexOf(' http');
+  const url = blank > 0 ? urlAt(text, blank + 1) : null;
+  return url ? { title: plainTitle(withoutSeparators(text.slice(0, blank))), url, n: null, snippet: null } : null;
+}
+
+/** A title without the dashes, colons and blanks that separate it from what follows. */
+function withoutSeparators(title: string): string {
+  let end = title.length;
+  while (end > 0 && ' \t-–—:|'.includes(title[end - 1]!)) end--;
+  return title.slice(0, end);
 }
 
 /** A list item's parts: past a quote's `>`, a bullet, a number or a label, its text. */
@@ -394,11 +430,13 @@ function itemLine(line: string, underHeading: boolean): Item | null {
 }
 
 /** A list item holding only a title, whose address is on the next line (under a heading naming
- * sources): "1. Rhine - Wikipedia" then "   https://…". */
-function titleLine(line: string): { n: number | null; title: string } | null {
+ * sources): "1. Rhine - Wikipedia" then "   https://…"; in a declared list, of any length (it may be
+ * a source of its own, a file's name). No link: "- [A](javascript:…)" is no title. */
+function titleLine(line: string, declared: boolean): { n: number | null; title: string } | null {
   const { n, marked, text } = itemParts(line);
-  const title = plainTitle(text);
-  return marked && title && title.length <= MAX_TITLE_LINE && !title.includes('http') ? { n, title } : null;
+  const title = plainTitle(withoutSeparators(text));
+  const fits = declared || (title !== null && title.length <= MAX_TITLE_LINE);
+  return marked && title && fits && !title.includes('http') && !title.includes('](') ? { n, title } : null;
 }
 
 /** A record's line, "Title: …": its field and value, or null. */
@@ -414,31 +452,38 @@ interface Open {
   end: number;
   heading: string | null;
   said: boolean;
+  declared: boolean;
   separator: boolean;
   labelled: boolean;
   sources: ListedSource[];
 }
 
-/** Every list of sources in the text, in the text's order. */
-export function sourceLists(text: string): SourceList[] {
-  if (typeof text !== 'string' || !text.includes('http')) return [];
+/** Every list of sources in the text, in the text's order; `place`, where a declaration says the
+ * list is (its list is said to be sources). */
+export function sourceLists(text: string, place: ListPlace | null = null): SourceList[] {
+  if (typeof text !== 'string' || (!text.includes('http') && place === null)) return [];
+  const declaredHeading = place?.kind === 'heading' ? (headingWords(place.heading)?.toLowerCase() ?? null) : null;
   const lists: SourceList[] = [];
   let open: Open | null = null;
   // What stands right above the next list: a heading naming sources, a separator, a `<details>`.
-  let above: { start: number; heading: string | null; separator: boolean; details: boolean } | null = null;
+  let above: { start: number; heading: string | null; separator: boolean; details: boolean; declared: boolean } | null =
+    null;
   let details: number | null = null; // where an open `<details>` starts
   let summary = false; // between `<summary>` and `</summary>`
   let record: { start: number; end: number; title: string | null; url: string | null; snippet: string | null } | null =
     null;
   let fence: string | null = null;
   let count = 0;
-  // A list item's title whose address is on the next line, and where its line starts.
-  let titleFirst: { n: number | null; title: string; from: number } | null = null;
+  // A list item's title whose address is on the next line, where its line starts and ends, and
+  // whether it is in a declared list (a source of its own when no address follows).
+  let titleFirst: { n: number | null; title: string; from: number; to: number; declared: boolean } | null = null;
 
   const close = (): void => {
     if (open?.sources.length) {
-      const said = open.said || open.labelled || (open.separator && open.sources.every((s) => s.n !== null));
-      lists.push({ start: open.start, end: open.end, heading: open.heading, said, sources: open.sources });
+      const { start, end, heading, declared, sources } = open;
+      const said =
+        open.said || declared || open.labelled || (open.separator && open.sources.every((s) => s.n !== null));
+      lists.push({ start, end, heading, said, declared, sources });
     }
     open = null;
   };
@@ -449,6 +494,7 @@ export function sourceLists(text: string): SourceList[] {
         end: to,
         heading: above?.heading ?? null,
         said: Boolean(above?.heading) || Boolean(above?.details),
+        declared: Boolean(above?.declared),
         separator: Boolean(above?.separator),
         labelled: true,
         sources: [],
@@ -458,6 +504,11 @@ export function sourceLists(text: string): SourceList[] {
     if (++count > MAX_CITATIONS) return;
     open.sources.push(source);
     open.end = to;
+  };
+  // A declared list's title with no address after it: a source of its own.
+  const addTitle = (titled: NonNullable<typeof titleFirst>): void => {
+    add({ n: titled.n, title: titled.title, url: null, snippet: null }, titled.from, titled.to);
+    if (open) (open as Open).labelled = false;
   };
   const closeRecord = (): void => {
     if (record?.url && record.title) {
@@ -515,14 +566,14 @@ export function sourceLists(text: string): SourceList[] {
       if (end >= 0) {
         summary = false;
         if (SEARCHING.test(inline.slice(0, end).trim()))
-          above = { start: details, heading: null, separator: false, details: true };
+          above = { start: details, heading: null, separator: false, details: true, declared: false };
       }
       continue;
     }
     if (summary) {
       if (lower === '</summary>') summary = false;
       else if (SEARCHING.test(trimmed))
-        above = { start: details ?? lineStart, heading: null, separator: false, details: true };
+        above = { start: details ?? lineStart, heading: null, separator: false, details: true, declared: false };
       continue;
     }
     if (lower === '</details>') {
@@ -531,23 +582,26 @@ export function sourceLists(text: string): SourceList[] {
       details = null;
       continue;
     }
-    const underHeading = open ? (open as Open).heading !== null : Boolean(above?.heading);
+    const declared = open ? (open as Open).declared : Boolean(above?.declared);
+    const underHeading = declared || (open ? (open as Open).heading !== null : Boolean(above?.heading));
     const item = itemLine(line, underHeading);
     const titled = titleFirst;
     titleFirst = null;
     if (item) {
       const wasOpen = open !== null;
       const split = titled && !item.marked && item.title === null && item.snippet === null ? titled : null;
-      if (titled && !split) close(); // a line that was no source's title: the list ended above it
+      if (titled?.declared && !split) addTitle(titled);
+      else if (titled && !split) close(); // a line that was no source's title: the list ended above it
       const source = { n: split?.n ?? item.n, title: split?.title ?? item.title, url: item.url, snippet: item.snippet };
       add(source, split?.from ?? lineStart, to);
       if (open) (open as Open).labelled &&= item.labelled;
       if (!wasOpen && open && !item.labelled) (open as Open).labelled = false;
       continue;
     }
-    const title = underHeading ? titleLine(line) : null;
+    if (titled?.declared) addTitle(titled);
+    const title = underHeading ? titleLine(line, declared) : null;
     if (title) {
-      titleFirst = { ...title, from: lineStart };
+      titleFirst = { ...title, from: lineStart, to, declared };
       continue;
     }
     if (isSeparator(trimmed)) {
@@ -555,28 +609,44 @@ export function sourceLists(text: string): SourceList[] {
       const closing = open as Open | null;
       if (closing?.said && closing.heading) closing.end = to;
       close();
-      above = { start: lineStart, heading: null, separator: true, details: false };
+      above = {
+        start: lineStart,
+        heading: null,
+        separator: true,
+        details: false,
+        declared: place?.kind === 'separator',
+      };
       continue;
     }
     const inline = inlineSources(trimmed);
     if (inline) {
       // "Sources: [A](url), [B](url)": a heading and its list on one line.
       close();
-      above = { start: lineStart, heading: inline.heading, separator: false, details: false };
+      above = { start: lineStart, heading: inline.heading, separator: false, details: false, declared: false };
       for (const source of inline.sources) add(source, lineStart, to);
       if (open) (open as Open).labelled = false;
       close();
       continue;
     }
-    const heading = sourceHeading(trimmed);
+    const heading = sourceHeading(trimmed, declaredHeading);
     close();
     if (heading) {
-      const separator = above as { start: number; separator: boolean } | null;
-      above = { start: separator?.separator ? separator.start : lineStart, heading, separator: false, details: false };
+      // A heading right under a separator (FreeAskInternet's "---" then "参考资料:"): the block opens
+      // at the separator, and a declared separator still stands above the list.
+      const separator = above as { start: number; separator: boolean; declared: boolean } | null;
+      above = {
+        start: separator?.separator ? separator.start : lineStart,
+        heading,
+        separator: false,
+        details: false,
+        declared:
+          (separator?.separator && separator.declared) || headingWords(trimmed)?.toLowerCase() === declaredHeading,
+      };
       continue;
     }
     above = null;
   }
+  if (titleFirst?.declared) addTitle(titleFirst);
   closeRecord();
   close();
   return lists;

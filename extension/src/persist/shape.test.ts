@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
+import { validateDeclarations } from '../core/declared.js';
 import { extractCitations } from '../core/index.js';
 import { hasStoredCitations, isSourceEventBody, MAX_EVENT_CHARS, sourceEventBody, toNativeSource } from './shape.js';
 
@@ -34,8 +35,19 @@ const quoted = extractCitations({
   ],
 }).citations;
 
+// A list a declaration read in the text: where it says the list is stays with its sources, for the
+// list to be hidden after a reload too.
+const listed = extractCitations(
+  { choices: [{ message: { content: 'Lang [1].\n\n### Weiterlesen\n- [Rhein](https://de.example/Rhein)' } }] },
+  {
+    declared: validateDeclarations({ backends: [{ models: ['m'], sources: { text: { heading: 'Weiterlesen' } } }] })
+      .backends[0]!,
+  },
+).citations;
+
 test('stored citations read back as they were captured, without raw data', () => {
-  for (const citations of [captured, quoted]) {
+  assert.deepEqual(listed[0]?.listedUnder, { kind: 'heading', heading: 'Weiterlesen' });
+  for (const citations of [captured, quoted, listed]) {
     const stored = toNativeSource(citations);
     const reread = extractCitations({ sources: [stored] }).citations;
     assert.deepEqual(

@@ -180,6 +180,31 @@ test('a list of sources written in the text is hidden where Open WebUI drew it, 
   assert.deepEqual(shown('t4', headed, headedHtml).visible, ['The prize went to Hopfield 1.']);
 });
 
+test('a list a text declaration reads is hidden where Open WebUI drew it, under a heading no reader knows or after ---', async () => {
+  const { extractCitations } = await import('../core/index.js');
+  const { validateDeclarations } = await import('../core/declared.js');
+  const url = 'https://de.example/Rhein';
+  const cases = [
+    { id: 'd1', sources: { text: { heading: 'Weiterlesen' } }, list: '### Weiterlesen', drawn: '<h3>Weiterlesen</h3>' },
+    { id: 'd2', sources: { text: { separator: true } }, list: '---', drawn: '<hr>' },
+  ];
+  for (const { id, sources, list, drawn } of cases) {
+    const text = `Der Rhein ist lang [1].\n\n${list}\n- [Rhein](${url})`;
+    const [declared] = validateDeclarations({ backends: [{ models: ['m'], sources }] }).backends;
+    const { citations } = extractCitations({ choices: [{ message: { content: text } }] }, { declared: declared! });
+    const message = answer(id, `<p>Der Rhein ist lang [1].</p>${drawn}<ul><li><a href="${url}">Rhein</a></li></ul>`);
+    applyToMessage(message, { messageId: id, citations, text, done: true, live: true });
+    const visible = [...message.querySelectorAll('.markdown-prose > *')].filter(
+      (b) => !b.closest('.owc-hidden') && !b.matches('.owc-sources, .owc-retrieved'),
+    );
+    assert.deepEqual(
+      visible.map((b) => b.outerHTML.slice(0, 3)),
+      ['<p>'],
+      id,
+    );
+  }
+});
+
 test('markers in the other notations become buttons: [^n^] and ¹ in the text, <sup>n</sup> drawn as a superscript', () => {
   const sources = [citation(1, { refs: [1] }), citation(2, { refs: [2] })];
   const text = 'The Rhine is long [^1^]. It rises in the Alps.² It is busy<sup>1, 2</sup>, 3 m² wide.';

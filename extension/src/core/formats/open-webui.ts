@@ -9,6 +9,7 @@
 
 import { arr, int, isObject, type JsonObject, num, obj, objects, str } from '../json.js';
 import type { Anchor, Draft, Format, ScoreKind } from '../model.js';
+import { listPlace } from '../source-lists.js';
 import { isWebUrl } from '../urls.js';
 
 /** The metadata key under which this extension stores a normalised citation. */
@@ -52,6 +53,7 @@ function storedDraft(stored: JsonObject, ref: number): Draft | null {
   const kind = str(stored.kind);
   const scoreKind = str(stored.scoreKind);
   // The producer's own numbers ([N] in the answer), not the position in the stored list.
+  const listed = listPlace(stored.listedUnder);
   const producerRefs = arr(stored.refs)
     .map(int)
     .filter((n): n is number => n !== null && n >= 0);
@@ -69,6 +71,7 @@ function storedDraft(stored: JsonObject, ref: number): Draft | null {
     refs: producerRefs.length ? producerRefs : [ref],
     anchors: anchors(stored.anchors),
     date: str(stored.date),
+    ...(listed ? { listedUnder: listed } : {}),
   };
 }
 

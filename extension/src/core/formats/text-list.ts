@@ -47,13 +47,14 @@ function where(list: SourceList, text: string): string {
   return `the answer's text: a list of ${list.sources.length} links ${place}, ${under}`;
 }
 
-function draft(source: ListedSource, n: number | null): Draft {
+/** A source of a list in the text as a draft, numbered n (a title alone, in a declared list: a document). */
+export function listedDraft(source: ListedSource, n: number | null): Draft {
   return {
-    id: source.url,
+    id: source.url ?? `#${n}`,
     title: source.title,
     url: source.url,
     snippet: source.snippet,
-    kind: 'web',
+    kind: source.url ? 'web' : 'document',
     refs: n === null ? [] : [n],
   };
 }
@@ -71,7 +72,7 @@ export const textList: Format = {
     if (!chosen) return null;
     const cited = citedNumbers(text, [chosen]);
     const numbers = matchedNumbers(chosen, cited) ?? listNumbers(chosen.sources, 1);
-    const drafts = chosen.sources.map((source, i) => draft(source, numbers[i]!));
+    const drafts = chosen.sources.map((source, i) => listedDraft(source, numbers[i]!));
     return { drafts, ordered: true, field: where(chosen, text) };
   },
 };
