@@ -205,6 +205,60 @@ test('a list a text declaration reads is hidden where Open WebUI drew it, under 
   }
 });
 
+test('a list in a <details> of searches (Bing) is hidden where Open WebUI drew the details, collapsed or open, and only it', async () => {
+  const { extractCitations } = await import('../core/index.js');
+  const [a, b] = ['https://en.wikipedia.org/wiki/Rhine', 'https://www.britannica.com/place/Rhine-River'];
+  const text = [
+    '<details>',
+    '<summary>',
+    'Searching: [**Rhine river length km**]',
+    '</summary>',
+    `1. [Rhine - Wikipedia](${a})`,
+    `2. [Rhine | Britannica](${b})`,
+    '</details>',
+    'The Rhine is about 1,230 km long [^1^]. It reaches the North Sea [^2^].',
+    '',
+    '<details>',
+    '<summary>',
+    'Notes',
+    '</summary>',
+    'Measured along the main stream.',
+    '</details>',
+  ].join('\n');
+  const { citations } = extractCitations({ choices: [{ message: { role: 'assistant', content: text } }] });
+  assert.equal(citations.length, 2);
+  // As Open WebUI 0.12 draws a <details> (Collapsible.svelte): a button with the summary (none here:
+  // it spans several lines, which its tokenizer does not read as one), its content only when open.
+  const collapsible = (open: boolean, content: string) =>
+    '<div class="w-full space-y-2"><button type="button" class="py-0.5 text-[0.9375rem] text-gray-500 ' +
+    `block text-start disabled:cursor-default" aria-expanded="${open}"><div class=" w-full flex items-center ` +
+    'justify-between gap-2"><!----><div class=""><!----><!----></div><!----><div class="flex self-center ' +
+    `translate-y-[1px]"><svg></svg></div></div></button>${open ? `<div><div class=" mb-1.5">${content}</div></div>` : ''}</div>`;
+  const searches = `<p>Searching: [<strong>Rhine river length km</strong>]</p><ol><li><a href="${a}">Rhine - Wikipedia</a></li><li><a href="${b}">Rhine | Britannica</a></li></ol>`;
+  for (const open of [false, true]) {
+    const id = `b${open}`;
+    const message = answer(
+      id,
+      `${collapsible(open, searches)}<p>The Rhine is about 1,230 km long [^1^]. It reaches the North Sea [^2^].</p>` +
+        collapsible(open, '<p>Measured along the main stream.</p>'),
+    );
+    applyToMessage(message, { messageId: id, citations, text, done: true, live: true });
+    const blocks = [...message.querySelectorAll('.markdown-prose > *')].filter(
+      (block) => !block.matches('.owc-sources, .owc-retrieved'),
+    );
+    assert.deepEqual(
+      blocks.map((block) => [block.tagName, block.classList.contains('owc-hidden')]),
+      [
+        ['DIV', true],
+        ['P', false],
+        ['DIV', false],
+      ],
+      `open: ${open}`,
+    );
+    assert.equal(message.querySelectorAll('.markdown-prose > p .owc-cite').length, 2);
+  }
+});
+
 test('markers in the other notations become buttons: [^n^] and ¹ in the text, <sup>n</sup> drawn as a superscript', () => {
   const sources = [citation(1, { refs: [1] }), citation(2, { refs: [2] })];
   const text = 'The Rhine is long [^1^]. It rises in the Alps.² It is busy<sup>1, 2</sup>, 3 m² wide.';

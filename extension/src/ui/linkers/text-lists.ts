@@ -71,9 +71,34 @@ function drawnFrom(first: Element, written: string, blocks: readonly Element[]):
   return taken;
 }
 
+// A `<details>` opening the markdown, and the summary Open WebUI's tokenizer reads on the line after
+// it (marked/extension.ts: one line; one spread over several lines is no summary).
+const DETAILS = /^\s*<details[\s>]/;
+const ONE_LINE_SUMMARY = /^<summary>(.*?)<\/summary>$/;
+
+/** The block Open WebUI drew of a `<details>` that the markdown `written` opens with: its
+ * Collapsible, a block whose first element is the button that opens it, named by the summary (its
+ * content drawn inside only when open), the first such not hidden whose button reads as the summary. */
+function drawnDetails(written: string, blocks: readonly Element[]): Element | null {
+  if (!DETAILS.test(written)) return null;
+  const summaryLine = written.trimStart().split('\n', 2)[1]?.trim() ?? '';
+  const summary = letters(ONE_LINE_SUMMARY.exec(summaryLine)?.[1] ?? '');
+  return (
+    blocks.find((block) => {
+      const button = block.firstElementChild;
+      return (
+        block.matches('div:not(.owc-hidden)') &&
+        button?.matches('button[aria-expanded]') &&
+        letters(button.textContent ?? '') === summary
+      );
+    }) ?? null
+  );
+}
+
 /** A list of sources written in the answer's text (the core's `block` spans: a heading's list, the
  * `检索` lines of a proxy, a `<details>` of searches), once our list shows its sources: the blocks
- * Open WebUI drew of it are hidden, wherever in the answer they are, and nothing else. */
+ * Open WebUI drew of it are hidden, wherever in the answer they are, and nothing else (a
+ * `<details>`: the collapsible it drew, open or not). */
 export function* hideTextLists({ content, view: { contentSpans } }: Pass, root: Element): Generator<void> {
   const lists = contentSpans.filter((s) => s.kind === 'hide' && s.block).slice(0, MAX_LISTS);
   if (lists.length === 0) return;
@@ -81,6 +106,12 @@ export function* hideTextLists({ content, view: { contentSpans } }: Pass, root: 
   const shown = blocks.map(drawnLetters);
   for (const list of lists) {
     const written = content.slice(list.start, list.end);
+    const details = drawnDetails(written, blocks);
+    if (details) {
+      details.classList.add('owc-hidden');
+      yield;
+      continue;
+    }
     const head = letters(written).slice(0, 1);
     const starts = blocks.filter((_, i) => shown[i]!.startsWith(head)).slice(0, MAX_STARTS);
     for (const start of head ? starts : []) {
