@@ -35,9 +35,13 @@ test('a link to a URL two sources share gets the button of the first, the one th
 
 test("a link to a source's id (Writer's [name](file id)), drawn as a relative link, becomes that source's button", async () => {
   const { extractCitations } = await import('../core/index.js');
-  const [handbook, faq] = ['7b1e4c2a-90d3-4f6e-b8a5-1c2d3e4f5a6b', 'e2a9f0c4-3b5d-4c7e-8f91-0a1b2c3d4e5f'];
-  const text = `Leave is 25 days [Employee-Handbook-2026.pdf](${handbook}), five carry over [Leave-Policy-FAQ.docx](${faq}).`;
-  const files = [handbook, faq].map((fileId) => ({ fileId, text: `About ${fileId}.`, cite: fileId }));
+  const [handbook, faq, rules] = [
+    '7b1e4c2a-90d3-4f6e-b8a5-1c2d3e4f5a6b',
+    'e2a9f0c4-3b5d-4c7e-8f91-0a1b2c3d4e5f',
+    '规则-9',
+  ];
+  const text = `Leave is 25 days [Employee-Handbook-2026.pdf](${handbook}), five carry over [Leave-Policy-FAQ.docx](${faq}) [规则.pdf](${rules}).`;
+  const files = [handbook, faq, rules].map((fileId) => ({ fileId, text: `About ${fileId}.`, cite: fileId }));
   const { citations } = extractCitations({
     choices: [{ message: { role: 'assistant', content: text, graph_data: { references: { files } } } }],
   });
@@ -45,16 +49,18 @@ test("a link to a source's id (Writer's [name](file id)), drawn as a relative li
   const link = (id: string, name: string) => `<a href="${id}" target="_blank" rel="nofollow"><!---->${name}<!----></a>`;
   const message = answer(
     'w1',
-    `<p>Leave is 25 days ${link(handbook, 'Employee-Handbook-2026.pdf')}, five carry over ${link(faq, 'Leave-Policy-FAQ.docx')}.</p>`,
+    `<p>Leave is 25 days ${link(handbook, 'Employee-Handbook-2026.pdf')}, five carry over ${link(faq, 'Leave-Policy-FAQ.docx')} ` +
+      // marked percent-encodes a target as it makes the link (its cleanUrl: encodeURI).
+      `${link(encodeURI(rules), '规则.pdf')}.</p>`,
   );
   applyToMessage(message, { messageId: 'w1', citations, text, done: true, live: true });
   const prose = message.querySelector('.markdown-prose > p')!;
   assert.deepEqual(
     [...prose.querySelectorAll<HTMLElement>('.owc-cite')].map((b) => Number(b.dataset.owcIndex)),
-    [1, 2],
+    [1, 2, 3],
   );
   const seen = [...prose.childNodes].filter((n) => !(n instanceof Element && n.matches('.owc-hidden')));
-  assert.equal(seen.map((n) => n.textContent).join(''), 'Leave is 25 days 1, five carry over 2.');
+  assert.equal(seen.map((n) => n.textContent).join(''), 'Leave is 25 days 1, five carry over 2 3.');
 });
 
 test('a paragraph of more markers than one step links them all, and one rewritten between steps is left whole', () => {
