@@ -293,6 +293,20 @@ test("under a heading, a title on the item's line and its address on the next", 
   assert.ok(spans.every((s) => !noted.slice(s.start, s.end).includes('Ask me')));
 });
 
+test('under a heading, "title url" with a blank between them; without one, such a line is no item', () => {
+  const text =
+    'The Rhine is long [1][2].\n\n**Sources:**\n[1] Rhine - Wikipedia https://en.wikipedia.org/wiki/Rhine\n[2] Rhine: https://r.example/';
+  assert.deepEqual(
+    read(text).map((c) => [c.title, c.url, c.refs]),
+    [
+      ['Rhine - Wikipedia', 'https://en.wikipedia.org/wiki/Rhine', [1]],
+      ['Rhine', 'https://r.example/', [2]],
+    ],
+  );
+  const unheaded = 'The Rhine is long.\n\n- Read more at https://en.wikipedia.org/wiki/Rhine';
+  assert.equal(extractCitations(answer(unheaded)).format, null);
+});
+
 test('a list no heading names, whose numbers the markers cite, is read and left in place', () => {
   const text =
     'Water boils at 100 °C [1] and freezes at 0 °C [2].\n\n1. [Boiling](https://a.example/boil)\n2. [Freezing](https://b.example/freeze)';
