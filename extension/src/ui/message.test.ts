@@ -63,6 +63,31 @@ test("a link to a source's id (Writer's [name](file id)), drawn as a relative li
   assert.equal(seen.map((n) => n.textContent).join(''), 'Leave is 25 days 1, five carry over 2 3.');
 });
 
+test('a numbered link to a page no source has is the button of the source its number names, as the core reads it', async () => {
+  const { linkMarkers } = await import('../core/index.js');
+  const sources = [citation(1, { url: 'https://a.example/x' }), citation(2, { url: 'https://b.example/y' })];
+  const text =
+    'Long [1](https://a.example/x?utm=chat), busy [[2](https://b.example/z)], old [[9](https://c.example/)].';
+  const markers = linkMarkers(text, sources).filter((s) => s.kind === 'marker');
+  assert.deepEqual(
+    markers.map((s) => s.indices),
+    [[1], [2]],
+  );
+  const message = answer(
+    'u1',
+    '<p>Long <a href="https://a.example/x?utm=chat">1</a>, busy [<a href="https://b.example/z">2</a>], ' +
+      'old [<a href="https://c.example/">9</a>].</p>',
+  );
+  applyToMessage(message, { messageId: 'u1', citations: sources, text, done: true, live: true });
+  const prose = message.querySelector('.markdown-prose > p')!;
+  assert.deepEqual(
+    [...prose.querySelectorAll<HTMLElement>('.owc-cite')].map((b) => Number(b.dataset.owcIndex)),
+    [1, 2],
+  );
+  const shown = [...prose.childNodes].filter((n) => !(n instanceof Element && n.matches('.owc-hidden')));
+  assert.equal(shown.map((n) => n.textContent).join(''), 'Long 1, busy 2, old [9].');
+});
+
 test('a paragraph of more markers than one step links them all, and one rewritten between steps is left whole', () => {
   const text = Array.from({ length: 100 }, (_, i) => `Claim ${i} [1].`).join(' ');
   const view = { messageId: 'm2', citations: [citation(1)], text, done: true, live: true };

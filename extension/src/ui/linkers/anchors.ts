@@ -29,24 +29,32 @@ function hideBrackets(message: Element, anchor: Element): void {
   }
 }
 
-/** Links to a cited URL: a marker link ([[1]](url), [1](url)) becomes the button; any other gets one after it. */
-export function* linkAnchors({ message, view: { byUrl, byIndex } }: Pass, root: Element): Generator<void> {
+/** Links to a cited URL: a marker link ([[1]](url), [1](url)) becomes the button; any other gets one
+ * after it. A marker link to a page no source has is the button of the source its number names, as
+ * the core reads the marker. */
+export function* linkAnchors({ message, view }: Pass, root: Element): Generator<void> {
   let made = 0;
   for (const anchor of root.querySelectorAll<HTMLAnchorElement>('a[href]:not(.owc-hidden)')) {
     if (anchor.closest(`.owc-hidden, ${LISTS}`) || anchor.nextElementSibling?.matches('.owc-cite[data-owc-link]'))
       continue;
-    const url = safeUrl(anchor.getAttribute('href')) ?? '';
-    const citation = byIndex.get(byUrl.get(url) ?? 0);
+    const href = anchor.getAttribute('href') ?? '';
+    const url = safeUrl(href) ?? '';
+    const text = anchor.textContent?.trim() ?? '';
+    const isMarker = isMarkerText(text) || anchor.querySelector('button') !== null;
+    // The marker as written, "[1](url)" or "[[1]](url)", for the core to read when no source has the URL.
+    const numbered = isMarkerText(text) && isWebUrl(anchor.getAttribute('href')) ? `[${text}](${href})` : null;
+    const cited = (now: View): number | undefined =>
+      now.byUrl.get(url) ?? (numbered === null ? undefined : markerIn(numbered, now.citations)?.indices[0]);
+    const citation = view.byIndex.get(cited(view) ?? 0);
     if (!citation) continue;
     const button = citeButton(citation);
     button.setAttribute('data-owc-link', '');
-    const isMarker = isMarkerText(anchor.textContent ?? '') || anchor.querySelector('button') !== null;
     if (isMarker) {
       anchor.classList.add('owc-hidden');
       hideBrackets(message, anchor);
     }
     anchor.after(button);
-    place(attach(message, anchor, [button]), [button], (view) => asIndices(view.byIndex.get(view.byUrl.get(url) ?? 0)));
+    place(attach(message, anchor, [button]), [button], (now) => asIndices(now.byIndex.get(cited(now) ?? 0)));
     if (++made % PER_STEP === 0) yield;
   }
 }
