@@ -243,10 +243,12 @@ test("Writer's [name](file id): a link to a source's id is its marker; to no sou
     citation(2, { id: faq }),
     citation(3, { id: 'https://w.example/leave', url: 'https://w.example/leave' }),
     citation(4, { id: '#4' }),
+    citation(5, { id: '/api/v1/files/f5/content', url: '/api/v1/files/f5/content' }),
   ];
   const text =
     `Leave is 25 days [Employee-Handbook-2026.pdf](${handbook}), five carry over [Leave-Policy-FAQ.docx](${faq}). ` +
-    `See [the policy](https://w.example/leave), [an old file](0c9d8e7f-6a5b), [below](#4) and \`[x](${faq})\` [2].`;
+    `See [the policy](https://w.example/leave), [the file](/api/v1/files/f5/content), [an old file](0c9d8e7f-6a5b), ` +
+    `[below](#4) and \`[x](${faq})\` [2].`;
   assert.deepEqual(covered(text, linkMarkers(text, sources)), [
     [`[Employee-Handbook-2026.pdf](${handbook})`, [1], 'marker'],
     [`[Leave-Policy-FAQ.docx](${faq})`, [2], 'marker'],

@@ -281,7 +281,7 @@ interface CitationNumbers {
   /** By the source's own id, for a marker that names it (FastGPT's [id](CITE)). */
   byId: Map<string, number>;
   /** By the ids a markdown link may have as its target (Writer's [name](file id)): not a web page
-   * (a link to one is the page, linked by its URL), not a place in this page (#4). */
+   * nor a path on this site (a link to one is the page, linked by its URL), not a place in this page (#4). */
   byLinkedId: Map<string, number>;
   /** Where a declaration says the answer lists its sources (source-lists.ts), when one read them. */
   listedUnder: ListPlace | null;
@@ -304,7 +304,7 @@ export function citationNumbers(citations: readonly Citation[]): CitationNumbers
     const { id } = citation;
     if (typeof id !== 'string' || byId.has(id)) continue;
     byId.set(id, citation.index);
-    if (!id.startsWith('#') && !isWebUrl(id)) byLinkedId.set(id, citation.index);
+    if (!id.startsWith('#') && !id.startsWith('/') && !isWebUrl(id)) byLinkedId.set(id, citation.index);
   }
   const numbers = { byRef, byUrl, byId, byLinkedId, listedUnder };
   numbersOf.set(citations, numbers);
