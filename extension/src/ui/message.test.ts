@@ -258,35 +258,46 @@ test('a list in a <details> of searches (Bing) is hidden where Open WebUI drew t
   ].join('\n');
   const { citations } = extractCitations({ choices: [{ message: { role: 'assistant', content: text } }] });
   assert.equal(citations.length, 2);
-  // As Open WebUI 0.12 draws a <details> (Collapsible.svelte): a button with the summary (none here:
-  // it spans several lines, which its tokenizer does not read as one), its content only when open.
-  const collapsible = (open: boolean, content: string) =>
-    '<div class="w-full space-y-2"><button type="button" class="py-0.5 text-[0.9375rem] text-gray-500 ' +
-    `block text-start disabled:cursor-default" aria-expanded="${open}"><div class=" w-full flex items-center ` +
-    'justify-between gap-2"><!----><div class=""><!----><!----></div><!----><div class="flex self-center ' +
-    `translate-y-[1px]"><svg></svg></div></div></button>${open ? `<div><div class=" mb-1.5">${content}</div></div>` : ''}</div>`;
+  // As Open WebUI draws a <details> (Collapsible.svelte): the summary (none here: it spans several
+  // lines, which its tokenizer does not read as one) on what opens it, a button in 0.12 and a
+  // clickable div in 0.6; its content only when open.
+  const opener = {
+    '0.12': (open: boolean) =>
+      '<button type="button" class="py-0.5 text-[0.9375rem] text-gray-500 block text-start ' +
+      `disabled:cursor-default" aria-expanded="${open}"><div class=" w-full flex items-center justify-between ` +
+      'gap-2"><!----><div class=""><!----><!----></div><!----><div class="flex self-center translate-y-[1px]">' +
+      '<svg></svg></div></div></button>',
+    '0.6': () =>
+      '<div class="w-fit text-gray-500 hover:text-gray-700 transition cursor-pointer"><div class=" w-full ' +
+      'font-medium flex items-center justify-between gap-2"><div class=""><!----></div><div class="flex ' +
+      'self-center translate-y-[1px]"><svg></svg></div></div></div>',
+  };
   const searches = `<p>Searching: [<strong>Rhine river length km</strong>]</p><ol><li><a href="${a}">Rhine - Wikipedia</a></li><li><a href="${b}">Rhine | Britannica</a></li></ol>`;
-  for (const open of [false, true]) {
-    const id = `b${open}`;
-    const message = answer(
-      id,
-      `${collapsible(open, searches)}<p>The Rhine is about 1,230 km long [^1^]. It reaches the North Sea [^2^].</p>` +
-        collapsible(open, '<p>Measured along the main stream.</p>'),
-    );
-    applyToMessage(message, { messageId: id, citations, text, done: true, live: true });
-    const blocks = [...message.querySelectorAll('.markdown-prose > *')].filter(
-      (block) => !block.matches('.owc-sources, .owc-retrieved'),
-    );
-    assert.deepEqual(
-      blocks.map((block) => [block.tagName, block.classList.contains('owc-hidden')]),
-      [
-        ['DIV', true],
-        ['P', false],
-        ['DIV', false],
-      ],
-      `open: ${open}`,
-    );
-    assert.equal(message.querySelectorAll('.markdown-prose > p .owc-cite').length, 2);
+  for (const [release, draw] of Object.entries(opener)) {
+    for (const open of [false, true]) {
+      const collapsible = (content: string) =>
+        `<div class="w-full space-y-2">${draw(open)}${open ? `<div><div class=" mb-1.5">${content}</div></div>` : ''}</div>`;
+      const id = `b${release}${open}`;
+      const message = answer(
+        id,
+        `${collapsible(searches)}<p>The Rhine is about 1,230 km long [^1^]. It reaches the North Sea [^2^].</p>` +
+          collapsible('<p>Measured along the main stream.</p>'),
+      );
+      applyToMessage(message, { messageId: id, citations, text, done: true, live: true });
+      const blocks = [...message.querySelectorAll('.markdown-prose > *')].filter(
+        (block) => !block.matches('.owc-sources, .owc-retrieved'),
+      );
+      assert.deepEqual(
+        blocks.map((block) => [block.tagName, block.classList.contains('owc-hidden')]),
+        [
+          ['DIV', true],
+          ['P', false],
+          ['DIV', false],
+        ],
+        `${release}, open: ${open}`,
+      );
+      assert.equal(message.querySelectorAll('.markdown-prose > p .owc-cite').length, 2);
+    }
   }
 });
 

@@ -76,20 +76,23 @@ function drawnFrom(first: Element, written: string, blocks: readonly Element[]):
 const DETAILS = /^\s*<details[\s>]/;
 const ONE_LINE_SUMMARY = /^<summary>(.*?)<\/summary>$/;
 
+// What opens a Collapsible: a button in Open WebUI 0.12, a clickable div in 0.6.
+const OPENER = 'button[aria-expanded], div.cursor-pointer';
+
 /** The block Open WebUI drew of a `<details>` that the markdown `written` opens with: its
- * Collapsible, a block whose first element is the button that opens it, named by the summary (its
- * content drawn inside only when open), the first such not hidden whose button reads as the summary. */
+ * Collapsible, a block whose first element is what opens it, named by the summary (its content
+ * drawn inside only when open), the first such not hidden whose opener reads as the summary. */
 function drawnDetails(written: string, blocks: readonly Element[]): Element | null {
   if (!DETAILS.test(written)) return null;
   const summaryLine = written.trimStart().split('\n', 2)[1]?.trim() ?? '';
   const summary = letters(ONE_LINE_SUMMARY.exec(summaryLine)?.[1] ?? '');
   return (
     blocks.find((block) => {
-      const button = block.firstElementChild;
+      const opener = block.firstElementChild;
       return (
         block.matches('div:not(.owc-hidden)') &&
-        button?.matches('button[aria-expanded]') &&
-        letters(button.textContent ?? '') === summary
+        opener?.matches(OPENER) &&
+        letters(opener.textContent ?? '') === summary
       );
     }) ?? null
   );
