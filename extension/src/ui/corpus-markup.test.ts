@@ -75,6 +75,11 @@ function disagreements(message: HTMLElement, view: AnswerView): string[] {
   const id = CSS.escape(view.messageId);
   // Every source, as a user who asks for them all sees them (a long list shows its first ones).
   all(message, `.owc-sources[data-owc-message-id="${id}"] .owc-more[aria-expanded="false"]`)[0]?.click();
+  // … and opens the group of those retrieved, not cited, whose rows are drawn when it opens.
+  for (const group of all(message, `.owc-retrieved[data-owc-message-id="${id}"]`)) {
+    (group as HTMLDetailsElement).open = true;
+    group.dispatchEvent(new Event('toggle'));
+  }
   const listed = all(message, `:is(.owc-sources, .owc-retrieved)[data-owc-message-id="${id}"] button.owc-source`);
   differs(
     'sources',
