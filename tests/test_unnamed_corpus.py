@@ -11,6 +11,7 @@ import pytest
 from pydantic import ValidationError
 
 from mock_server.corpus import BUILD_DIR
+from mock_server.corpus import DEFAULT_CORPUS_DIRS
 from mock_server.corpus import Backend
 from mock_server.corpus import ExpectedSource
 from mock_server.corpus import load_backend
@@ -20,7 +21,7 @@ from scripts.unnamed_recall import measure
 from scripts.unnamed_recall import read_corpus
 from tests.built_core import CORE
 
-FILES = sorted(BUILD_DIR.glob("*.yaml"))
+FILES = sorted(path for directory in DEFAULT_CORPUS_DIRS for path in directory.glob("*.yaml"))
 
 
 def strings(value: Any) -> list[str]:
@@ -126,7 +127,7 @@ def test_a_source_the_backend_never_sent_is_caught() -> None:
 def test_the_harness_reads_every_mode_a_backend_answers_in() -> None:
     assert CORE.exists(), "build the extension first: npm run --silent build"
     result = measure(BUILD_DIR)
-    backends = [load_backend(path) for path in FILES]
+    backends = [load_backend(path) for path in sorted(BUILD_DIR.glob("*.yaml"))]
     answered = [(b.slug, mode) for b in backends for mode in MODES if getattr(b, mode) is not None]
     assert [(row["slug"], row["mode"]) for row in result["rows"]] == answered
     assert len(result["skipped"]) == 2 * len(backends) - len(answered)
