@@ -468,6 +468,39 @@ test('a declared backend: text lists of many or long lines, paths over long list
   );
 });
 
+test('text lists of titles alone: thousands of "Sources:" lists of titles, long title lines of commas, dashes and parentheses', () => {
+  const answer = (content: string) => ({ choices: [{ message: { role: 'assistant', content } }] });
+  // A declared list's title is of any length: what a page after it reads runs over all of it.
+  const declared = parseDeclarations(
+    JSON.stringify({ backends: [{ models: ['m'], sources: { text: { heading: 'Sources' } } }] }),
+  ).backends[0]!;
+  fc.assert(
+    fc.property(
+      fc.constantFrom(
+        'Sources:\n1. a title [1]\n2. b.pdf (p. 1\n\n',
+        'References:\n- t, p. 1, p. 2 - page 3 (S. 4) (\n',
+        ', p. ',
+        ' - ',
+        '(',
+        '第1页',
+      ),
+      (unit) => {
+        for (const options of [{}, { declared }]) {
+          assertLinear(`${JSON.stringify(unit)}, ${Object.keys(options)}`, (n) => {
+            const content = `x [1]\n\nSources:\n1. ${repeatTo(unit, n)}\n2. b.docx`;
+            const payload = answer(content);
+            return () => {
+              const found = extractCitations(payload, options);
+              linkMarkers(content, found.citations);
+            };
+          });
+        }
+      },
+    ),
+    runs([['Sources:\n1. a title [1]\n2. b.pdf (p. 1\n\n'], [', p. ']]),
+  );
+});
+
 test('createAccumulator: thousands of chunks of per-item updates, provider fields, annotations, text read after each', () => {
   fc.assert(
     fc.property(fc.constantFrom('executed_tools', 'provider fields', 'annotations', 'text'), (kind) => {

@@ -9,7 +9,7 @@ import { markdownLinks } from './formats/answer-links.js';
 import type { Anchor, Citation, OffsetUnit } from './model.js';
 import { toUtf16 } from './offsets.js';
 import { referenceId, referencesBlock } from './references.js';
-import { type ListPlace, listPlace, sourceLists } from './source-lists.js';
+import { type ListedSource, type ListPlace, listPlace, sourceLists } from './source-lists.js';
 import { isWebUrl, safeUrl } from './urls.js';
 
 export interface MarkerSpan {
@@ -278,6 +278,8 @@ function codeTest(text: string): (at: number) => boolean {
 interface CitationNumbers {
   byRef: Map<number, number>;
   byUrl: Map<string, number>;
+  /** By the title of a source without an address (a file's name), for a list in the text naming it. */
+  byDocumentTitle: Map<string, number>;
   /** By the source's own id, for a marker that names it (FastGPT's [id](CITE)). */
   byId: Map<string, number>;
   /** By the ids a markdown link may have as its target (Writer's [name](file id)): not a web page
@@ -294,6 +296,7 @@ export function citationNumbers(citations: readonly Citation[]): CitationNumbers
   if (known) return known;
   const byRef = new Map<number, number>();
   const byUrl = new Map<string, number>();
+  const byDocumentTitle = new Map<string, number>();
   const byId = new Map<string, number>();
   const byLinkedId = new Map<string, number>();
   let listedUnder: ListPlace | null = null;
@@ -301,12 +304,14 @@ export function citationNumbers(citations: readonly Citation[]): CitationNumbers
     listedUnder ??= listPlace(citation.listedUnder);
     for (const ref of citation.refs ?? []) if (!byRef.has(ref)) byRef.set(ref, citation.index);
     if (citation.url && !byUrl.has(citation.url)) byUrl.set(citation.url, citation.index);
+    const { title } = citation;
+    if (!citation.url && title && !byDocumentTitle.has(title)) byDocumentTitle.set(title, citation.index);
     const { id } = citation;
     if (typeof id !== 'string' || byId.has(id)) continue;
     byId.set(id, citation.index);
     if (!id.startsWith('#') && !id.startsWith('/') && !isWebUrl(id)) byLinkedId.set(id, citation.index);
   }
-  const numbers = { byRef, byUrl, byId, byLinkedId, listedUnder };
+  const numbers = { byRef, byUrl, byDocumentTitle, byId, byLinkedId, listedUnder };
   numbersOf.set(citations, numbers);
   return numbers;
 }
@@ -365,7 +370,7 @@ function idLinks(
  * (which index the whole answer, not a piece of it). */
 export function linkMarkers(text: string, citations: readonly Citation[], { anchors = true } = {}): MarkerSpan[] {
   if (typeof text !== 'string' || text === '' || !Array.isArray(citations) || citations.length === 0) return [];
-  const { byRef, byUrl, byId, byLinkedId, listedUnder } = citationNumbers(citations);
+  const { byRef, byUrl, byDocumentTitle, byId, byLinkedId, listedUnder } = citationNumbers(citations);
   const resolve = (refs: number[], url?: string): number[] => {
     const viaUrl = url ? byUrl.get(safeUrl(url) ?? '') : undefined;
     if (viaUrl !== undefined) return [viaUrl];
@@ -444,10 +449,11 @@ export function linkMarkers(text: string, citations: readonly Citation[], { anch
     spans.push({ start, end: text.length, indices: [...new Set(named)], kind: 'hide', heading });
   }
   // Lists of sources written in the text (source-lists.ts) whose sources our list shows (by their
-  // addresses), outside what is hidden already: their own numbers are no markers; hidden when the
+  // addresses, or the titles of those without one), outside what is hidden already: their own numbers are no markers; hidden when the
   // text says they are sources (or the declaration that read them does), else left in place.
   const lists = (references && named.length ? [] : sourceLists(text, listedUnder)).flatMap((list) => {
-    const indices = [...new Set(list.sources.flatMap((s) => byUrl.get(safeUrl(s.url) ?? '') ?? []))];
+    const shown = (s: ListedSource) => (s.url ? byUrl.get(safeUrl(s.url) ?? '') : byDocumentTitle.get(s.title ?? ''));
+    const indices = [...new Set(list.sources.flatMap((s) => shown(s) ?? []))];
     const heading = list.heading ? { heading: list.heading } : {};
     return indices.length
       ? [{ start: list.start, end: list.end, indices, kind: 'hide' as const, said: list.said, ...heading }]

@@ -2,14 +2,16 @@
  * Lists of sources a backend writes into the answer's text itself, before or after the answer:
  * one line a source (`[1] [title](url)`, `- [2] url`, `1. [title](url)`, `【检索 3】 [title](url)`,
  * `检索 title(url) ...`, `检索 title - url ...`, `*[1. url](url)*`, `> [1]. [title](url)`) or one
- * record of `Title:` / `Snippet:` / `Link:` lines a source. Every item has a web address.
+ * record of `Title:` / `Snippet:` / `Link:` lines a source. Every item has a web address, but a title
+ * alone under a heading (below).
  *
  * A list is `said` to hold sources (and may be taken out of the visible text) when a heading right
  * above it names sources (SOURCE_HEADINGS, in several languages, with or without a markdown
  * heading, bold or a colon), when each line carries a "retrieved" label (`检索`), when it sits in a
  * `<details>` whose summary says it searched, or when a separator line (`---`) stands right above a
  * list numbered `[n]`; or when a declaration (declared.ts) names the heading or the separator above
- * it (ListPlace): a declared list may also hold titles alone, a file's name without an address. Any
+ * it (ListPlace). A list under a heading (or a declared one) may also hold titles alone, a file's
+ * name without an address: formats/text-list.ts reads those only when they are file names or cited. Any
  * other list is only a candidate, read by a format when the answer's markers cite its numbers
  * (formats/text-list.ts).
  *
@@ -24,9 +26,11 @@ export interface ListedSource {
   /** The number the list writes for it; null in an unnumbered list. */
   n: number | null;
   title: string | null;
-  /** Null only in a declared list: a title alone (a file's name). */
+  /** Null for a title alone (a file's name), under a heading naming sources or a declared one. */
   url: string | null;
   snippet: string | null;
+  /** The page a title alone names after it ("handbook.pdf (p. 12)"), else null. */
+  page: number | null;
 }
 
 /** Where a declaration says its model's answers list their sources: under a heading (its words as
@@ -259,7 +263,7 @@ function inlineSources(line: string): { heading: string; sources: ListedSource[]
     if (!url || line[URL_RUN.lastIndex] !== ')' || !isWebUrl(url)) return null;
     const label = line.slice(at + 1, close).trim();
     const number = /^\d{1,3}$/.test(label) ? Number(label) : null;
-    sources.push({ n: number, title: number === null ? plainTitle(label) : null, url, snippet: null });
+    sources.push({ n: number, title: number === null ? plainTitle(label) : null, url, snippet: null, page: null });
     at = URL_RUN.lastIndex + 1;
   }
   return sources.length ? { heading, sources } : null;
@@ -439,6 +443,31 @@ function titleLine(line: string, declared: boolean): { n: number | null; title: 
   return marked && title && fits && !title.includes('http') && !title.includes('](') ? { n, title } : null;
 }
 
+// A page written after a title: "p. 12", "pp. 3", "page 12", "S. 12", "Seite 12", "第12页".
+const PAGE = /^(?:pp?\.|pages?|s\.|seite)[ \t]?(\d{1,5})$|^第(\d{1,5})[页頁]$/i;
+
+/** A title alone and the page written after it, in parentheses or past a comma or dash
+ * ("handbook.pdf (p. 12)", "Annual report, p. 3"); the page only when it is clearly one. */
+function pagedTitle(written: string): { title: string; page: number | null } {
+  const paren =
+    written.endsWith(')') || written.endsWith('）')
+      ? Math.max(written.lastIndexOf('('), written.lastIndexOf('（'))
+      : -1;
+  let cut = paren;
+  let tail = paren > 0 ? written.slice(paren + 1, -1).trim() : '';
+  if (paren <= 0)
+    for (const between of [', ', ' - ', ' – ', ' — ', '，']) {
+      const at = written.lastIndexOf(between);
+      if (at > cut) {
+        cut = at;
+        tail = written.slice(at + between.length).trim();
+      }
+    }
+  const match = cut > 0 ? PAGE.exec(tail) : null;
+  const title = match ? plainTitle(withoutSeparators(written.slice(0, cut))) : null;
+  return title ? { title, page: Number(match![1] ?? match![2]) } : { title: written, page: null };
+}
+
 /** A record's line, "Title: …": its field and value, or null. */
 function recordLine(line: string): { field: string; value: string } | null {
   const colon = line.indexOf(':');
@@ -461,7 +490,7 @@ interface Open {
 /** Every list of sources in the text, in the text's order; `place`, where a declaration says the
  * list is (its list is said to be sources). */
 export function sourceLists(text: string, place: ListPlace | null = null): SourceList[] {
-  if (typeof text !== 'string' || (!text.includes('http') && place === null)) return [];
+  if (typeof text !== 'string') return [];
   const declaredHeading = place?.kind === 'heading' ? (headingWords(place.heading)?.toLowerCase() ?? null) : null;
   const lists: SourceList[] = [];
   let open: Open | null = null;
@@ -474,9 +503,9 @@ export function sourceLists(text: string, place: ListPlace | null = null): Sourc
     null;
   let fence: string | null = null;
   let count = 0;
-  // A list item's title whose address is on the next line, where its line starts and ends, and
-  // whether it is in a declared list (a source of its own when no address follows).
-  let titleFirst: { n: number | null; title: string; from: number; to: number; declared: boolean } | null = null;
+  // A list item's title whose address may be on the next line (else a source of its own), where
+  // its line starts and ends.
+  let titleFirst: { n: number | null; title: string; from: number; to: number } | null = null;
 
   const close = (): void => {
     if (open?.sources.length) {
@@ -505,14 +534,21 @@ export function sourceLists(text: string, place: ListPlace | null = null): Sourc
     open.sources.push(source);
     open.end = to;
   };
-  // A declared list's title with no address after it: a source of its own.
+  // A title with no address after it: a source of its own, in a declared list or one of titles; a
+  // line after links ("- Ask me for more.") is no source, and the list ended above it.
   const addTitle = (titled: NonNullable<typeof titleFirst>): void => {
-    add({ n: titled.n, title: titled.title, url: null, snippet: null }, titled.from, titled.to);
+    const opened = open as Open | null;
+    if (opened && !opened.declared && opened.sources.some((s) => s.url)) {
+      close();
+      return;
+    }
+    add({ n: titled.n, ...pagedTitle(titled.title), url: null, snippet: null }, titled.from, titled.to);
     if (open) (open as Open).labelled = false;
   };
   const closeRecord = (): void => {
     if (record?.url && record.title) {
-      add({ n: null, title: record.title, url: record.url, snippet: record.snippet }, record.start, record.end);
+      const { title, url, snippet } = record;
+      add({ n: null, title, url, snippet, page: null }, record.start, record.end);
       if (open) open.labelled = false;
     } else if (record) close();
     record = null;
@@ -590,18 +626,23 @@ export function sourceLists(text: string, place: ListPlace | null = null): Sourc
     if (item) {
       const wasOpen = open !== null;
       const split = titled && !item.marked && item.title === null && item.snippet === null ? titled : null;
-      if (titled?.declared && !split) addTitle(titled);
-      else if (titled && !split) close(); // a line that was no source's title: the list ended above it
-      const source = { n: split?.n ?? item.n, title: split?.title ?? item.title, url: item.url, snippet: item.snippet };
+      if (titled && !split) addTitle(titled);
+      const source = {
+        n: split?.n ?? item.n,
+        title: split?.title ?? item.title,
+        url: item.url,
+        snippet: item.snippet,
+        page: null,
+      };
       add(source, split?.from ?? lineStart, to);
       if (open) (open as Open).labelled &&= item.labelled;
       if (!wasOpen && open && !item.labelled) (open as Open).labelled = false;
       continue;
     }
-    if (titled?.declared) addTitle(titled);
+    if (titled) addTitle(titled);
     const title = underHeading ? titleLine(line, declared) : null;
     if (title) {
-      titleFirst = { ...title, from: lineStart, to, declared };
+      titleFirst = { ...title, from: lineStart, to };
       continue;
     }
     if (isSeparator(trimmed)) {
@@ -646,7 +687,7 @@ export function sourceLists(text: string, place: ListPlace | null = null): Sourc
     }
     above = null;
   }
-  if (titleFirst?.declared) addTitle(titleFirst);
+  if (titleFirst) addTitle(titleFirst);
   closeRecord();
   close();
   return lists;

@@ -211,6 +211,36 @@ test('a list of sources written in the text is hidden where Open WebUI drew it, 
   assert.deepEqual(shown('t4', headed, headedHtml).visible, ['The prize went to Hopfield 1.']);
 });
 
+test('a list of file names or titles without addresses under "Sources" is hidden where Open WebUI drew it, and only it', async () => {
+  const { extractCitations } = await import('../core/index.js');
+  const cases = [
+    {
+      id: 'f1',
+      text: 'Leave is 25 days.\n\nSources:\n1. employee-handbook.pdf (p. 12)\n2. leave-policy.docx',
+      html: '<p>Leave is 25 days.</p><p>Sources:</p><ol><li>employee-handbook.pdf (p. 12)</li><li>leave-policy.docx</li></ol>',
+    },
+    {
+      id: 'f2',
+      text: '**References:**\n[1] Annual report 2024, p. 3\n[2] Board minutes March\n\nRevenue grew [1], the board noted [2].',
+      html: '<p><strong>References:</strong><br>[1] Annual report 2024, p. 3<br>[2] Board minutes March</p><p>Revenue grew [1], the board noted [2].</p>',
+    },
+  ];
+  for (const { id, text, html } of cases) {
+    const { citations } = extractCitations({ choices: [{ message: { role: 'assistant', content: text } }] });
+    assert.equal(citations.length, 2, id);
+    const message = answer(id, html);
+    applyToMessage(message, { messageId: id, citations, text, done: true, live: true });
+    const visible = [...message.querySelectorAll('.markdown-prose > *')].filter(
+      (b) => !b.closest('.owc-hidden') && !b.matches('.owc-sources, .owc-retrieved'),
+    );
+    assert.deepEqual(
+      visible.map((b) => b.textContent),
+      [id === 'f1' ? 'Leave is 25 days.' : 'Revenue grew 1, the board noted 2.'],
+      id,
+    );
+  }
+});
+
 test('a list a text declaration reads is hidden where Open WebUI drew it, under a heading no reader knows or after ---', async () => {
   const { extractCitations } = await import('../core/index.js');
   const { validateDeclarations } = await import('../core/declared.js');

@@ -386,3 +386,69 @@ test('hostile lists: a javascript: link is no source; thousands of lines are rea
   assert.equal(found.format, 'text-list');
   assert.ok(found.citations.length >= 1);
 });
+
+test('a list of file names under "Sources", without addresses: documents, a page read as one, the block hidden', () => {
+  const block = 'Sources:\n1. employee-handbook.pdf (p. 12)\n2. leave-policy.docx\n3. policies/remote-work.md, page 3';
+  const text = `You get 25 days of paid leave a year.\n\n${block}`;
+  const citations = read(text);
+  assert.deepEqual(
+    citations.map((c) => [c.title, c.url, c.kind, c.page, c.refs]),
+    [
+      ['employee-handbook.pdf', null, 'document', 12, [1]],
+      ['leave-policy.docx', null, 'document', null, [2]],
+      ['policies/remote-work.md', null, 'document', 3, [3]],
+    ],
+  );
+  assert.deepEqual(hiddenOf(text, citations), { text: block, heading: 'Sources:' });
+  // A page written the ways other languages write it.
+  const paged = 'Antwort.\n\n**Quellen:**\n- Handbuch.pdf, S. 7\n- 员工手册.pdf（第12页）';
+  assert.deepEqual(
+    read(paged).map((c) => [c.title, c.page]),
+    [
+      ['Handbuch.pdf', 7],
+      ['员工手册.pdf', 12],
+    ],
+  );
+});
+
+test('a list of titles under "References" is read when the markers cite it, and not when they do not', () => {
+  // Before the answer (at its end, "References" and "[n]" lines are LightRAG's, lightrag.ts).
+  const block = '**References:**\n[1] Annual report 2024, p. 3\n[2] Board minutes March';
+  const cited = `${block}\n\nRevenue grew 12% [1], as the board noted [2].`;
+  const citations = read(cited);
+  assert.deepEqual(
+    citations.map((c) => [c.title, c.url, c.kind, c.page, c.refs]),
+    [
+      ['Annual report 2024', null, 'document', 3, [1]],
+      ['Board minutes March', null, 'document', null, [2]],
+    ],
+  );
+  assert.deepEqual(spans(cited, citations), [
+    [block, 'hide', ['Annual report 2024', 'Board minutes March']],
+    ['[1]', 'marker', ['Annual report 2024']],
+    ['[2]', 'marker', ['Board minutes March']],
+  ]);
+  // Under "Sources" after the answer, numbered from 0 and cited from 0.
+  const zero = 'Revenue grew [0].\n\nSources:\n0. Annual report 2024\n1. Board minutes March';
+  assert.deepEqual(
+    read(zero).map((c) => [c.title, c.refs]),
+    [
+      ['Annual report 2024', [0]],
+      ['Board minutes March', [1]],
+    ],
+  );
+  // The same list that no marker cites: titles alone, not file names, are not read.
+  const uncited = `${block}\n\nRevenue grew 12%, as the board noted.`;
+  assert.deepEqual(extractCitations(answer(uncited)), { format: null, citations: [] });
+});
+
+test('a reading list or a bibliography the user asked for, titles under a heading, is not read', () => {
+  for (const text of [
+    'Here are some books on Rust.\n\nFurther reading:\n1. The Rust Programming Language (2023)\n2. Rust for Rustaceans.pdf',
+    "Here is the bibliography you asked for.\n\n## References\n1. Kleppmann, M. (2017). *Designing Data-Intensive Applications*. O'Reilly.\n2. Abelson, H.; Sussman, G. J. (1996). *Structure and Interpretation of Computer Programs*. MIT Press.",
+    'Bibliography:\n- Knuth, D. (1997). The Art of Computer Programming, p. 3\n- Kernighan & Ritchie (1988). The C Programming Language',
+    'No heading here.\n\n1. employee-handbook.pdf\n2. leave-policy.docx',
+  ]) {
+    assert.deepEqual(extractCitations(answer(text)), { format: null, citations: [] }, text);
+  }
+});

@@ -9,12 +9,54 @@
  * shown as sources and left in place). An answer that ends with links it does not cite is not read.
  * The list's numbers, or its order when it has none, are matched to the markers: a list numbered
  * from 0 that the text cites from 1, or the reverse, is shifted by one.
+ *
+ * A list under such a heading may name sources without an address, by a title or a file's name
+ * (a RAG server's "Sources:\n1. handbook.pdf (p. 12)"): read only when each of those is a file's
+ * name or the answer's markers cite the list, since a bibliography or reading list the user asked
+ * for is a list of titles under a heading too.
  */
 
 import { firstChoice, obj } from '../json.js';
 import { citedNumbers } from '../markers.js';
 import type { Draft, Format } from '../model.js';
 import { type ListedSource, type SourceList, sourceLists } from '../source-lists.js';
+
+// What ends a file's name (lower-cased), past its last dot.
+const DOCUMENT_EXTENSIONS = new Set([
+  'pdf',
+  'doc',
+  'docx',
+  'odt',
+  'rtf',
+  'txt',
+  'md',
+  'markdown',
+  'rst',
+  'html',
+  'htm',
+  'csv',
+  'tsv',
+  'xls',
+  'xlsx',
+  'ods',
+  'ppt',
+  'pptx',
+  'odp',
+  'json',
+  'xml',
+  'yaml',
+  'yml',
+  'epub',
+]);
+
+/** Whether a title is a file's name: it ends with a document's extension, or it is a path (a
+ * slash, no blank). */
+function isFileName(title: string | null): boolean {
+  if (!title) return false;
+  const dot = title.lastIndexOf('.');
+  if (dot > 0 && DOCUMENT_EXTENSIONS.has(title.slice(dot + 1).toLowerCase())) return true;
+  return (title.includes('/') || title.includes('\\')) && !/\s/.test(title);
+}
 
 // Lists no heading names that are matched to the markers, at most.
 const MAX_CANDIDATES = 8;
@@ -44,7 +86,8 @@ function matchedNumbers(list: SourceList, cited: ReadonlySet<number>): number[] 
 function where(list: SourceList, text: string): string {
   const place = list.end >= text.trimEnd().length ? 'after the answer' : 'before the answer';
   const under = list.heading ? `under "${list.heading}"` : list.said ? 'labelled as results' : 'cited by number';
-  return `the answer's text: a list of ${list.sources.length} links ${place}, ${under}`;
+  const items = list.sources.every((s) => s.url) ? 'links' : 'sources';
+  return `the answer's text: a list of ${list.sources.length} ${items} ${place}, ${under}`;
 }
 
 /** A source of a list in the text as a draft, numbered n (a title alone, in a declared list: a document). */
@@ -55,6 +98,7 @@ export function listedDraft(source: ListedSource, n: number | null): Draft {
     url: source.url,
     snippet: source.snippet,
     kind: source.url ? 'web' : 'document',
+    page: source.page,
     refs: n === null ? [] : [n],
   };
 }
@@ -65,7 +109,8 @@ export const textList: Format = {
     const message = obj(firstChoice(payload)?.message) ?? obj(firstChoice(payload)?.delta);
     const text = typeof message?.content === 'string' ? message.content : '';
     const lists = sourceLists(text);
-    const said = lists.find((list) => list.said);
+    // A list said to be sources, whose titles alone (if any) are file names; any other, when cited.
+    const said = lists.find((list) => list.said && list.sources.every((s) => s.url || isFileName(s.title)));
     // Each candidate reads the text's markers again: a few, whatever a hostile text holds.
     const candidates = lists.slice(0, MAX_CANDIDATES);
     const chosen = said ?? candidates.find((list) => matchedNumbers(list, citedNumbers(text, [list])));
