@@ -70,13 +70,44 @@ test('no file (404, or a page served for any path) is silent; an invalid one is 
     'backends[1] ("z"): sources.path: "a..b" is not a path: a "." at 2 where a name should be',
   ]);
   assert.equal(declarations.forModel('a'), undefined, 'a file half right is not half applied');
-  const failing = createDeclarations(() => null);
-  const network = await warnings(() =>
-    loadAdminDeclarations(failing, async () => {
+});
+
+test("the admin's file is tried again after a network failure or a 5xx, with backoff, until it comes; a 403 is not", async () => {
+  const declarations = createDeclarations(() => null);
+  const answers: Array<() => Response> = [
+    () => {
       throw new TypeError('Failed to fetch');
-    }),
+    },
+    () => response(502, 'Bad Gateway', 'text/plain'),
+    () => response(503, 'Service Unavailable', 'text/plain'),
+    () => response(200, backends(kbHits('a'))),
+  ];
+  const waits: number[] = [];
+  const warned = await warnings(() =>
+    loadAdminDeclarations(
+      declarations,
+      async () => answers.shift()!(),
+      async (ms) => void waits.push(ms),
+    ),
   );
-  assert.equal(network.length, 1);
+  assert.equal(declarations.forModel('a')?.sources.kind, 'path');
+  assert.deepEqual(waits, [1000, 2000, 4000]);
+  assert.equal(warned.length, 1);
+
+  const refused = createDeclarations(() => null);
+  let tries = 0;
+  const forbidden = await warnings(() =>
+    loadAdminDeclarations(
+      refused,
+      async () => {
+        tries++;
+        return response(403, 'Forbidden', 'text/plain');
+      },
+      async () => assert.fail('a 403 is not tried again'),
+    ),
+  );
+  assert.equal(tries, 1);
+  assert.equal(forbidden.length, 1);
 });
 
 test("this browser's declarations are read again when saved; an invalid value is one warning, none applied", async () => {

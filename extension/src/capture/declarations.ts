@@ -64,19 +64,37 @@ export function createDeclarations(storage: () => Storage | null = () => window.
   };
 }
 
+// Between tries of a transient failure: doubling from a second, at most five minutes.
+const FIRST_WAIT_MS = 1000;
+const LONGEST_WAIT_MS = 300_000;
+const sleepFor = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
- * Fetches the admin's file once, same-origin, with the page's own fetch: none (404, or no Open
- * WebUI serving it: the browser extension on another origin's page) is silent; any other failure
- * is one warning, and the page goes on without it.
+ * Fetches the admin's file, same-origin, with the page's own fetch: none (404, or no Open WebUI
+ * serving it: the browser extension on another origin's page) is silent. A transient failure (the
+ * network, a 5xx) is one warning and tried again, with backoff, for as long as the page lives; any
+ * other is one warning, and the page goes on without the file.
  */
-export async function loadAdminDeclarations(declarations: Declarations, fetch: typeof window.fetch): Promise<void> {
-  try {
-    const response = await fetch(ADMIN_DECLARATIONS_PATH, { credentials: 'same-origin', cache: 'no-cache' });
-    // A page served for any path (a proxy's, an app's fallback) is no file either.
-    if (response.status === 404 || response.headers.get('content-type')?.includes('text/html')) return;
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    declarations.setAdmin(await response.text());
-  } catch (error) {
-    warnOnce('declarations:admin', `the declared backends of ${ADMIN_DECLARATIONS_PATH} could not be read:`, error);
+export async function loadAdminDeclarations(
+  declarations: Declarations,
+  fetch: typeof window.fetch,
+  sleep: (ms: number) => Promise<void> = sleepFor,
+): Promise<void> {
+  const where = `the declared backends of ${ADMIN_DECLARATIONS_PATH}`;
+  for (let wait = FIRST_WAIT_MS; ; wait = Math.min(wait * 2, LONGEST_WAIT_MS)) {
+    let failure: unknown;
+    try {
+      const response = await fetch(ADMIN_DECLARATIONS_PATH, { credentials: 'same-origin', cache: 'no-cache' });
+      // A page served for any path (a proxy's, an app's fallback) is no file either.
+      if (response.status === 404 || response.headers.get('content-type')?.includes('text/html')) return;
+      if (response.ok) return declarations.setAdmin(await response.text());
+      if (response.status < 500)
+        return warnOnce('declarations:admin:refused', `${where} could not be read:`, response.status);
+      failure = response.status;
+    } catch (error) {
+      failure = error;
+    }
+    warnOnce('declarations:admin:retried', `${where} could not be read yet, tried again with backoff:`, failure);
+    await sleep(wait);
   }
 }
