@@ -147,7 +147,7 @@ const NOTATION_MARKS: ReadonlyArray<[Notation, RegExp]> = [
 ];
 
 /** The notation the answer's markers are most often written in; brackets when it writes none. */
-export function usedNotation(answer: string): Notation {
+function usedNotation(answer: string): Notation {
   let best: { notation: Notation; count: number } = { notation: 'brackets', count: 0 };
   for (const [notation, pattern] of NOTATION_MARKS) {
     const count = answer.match(pattern)?.length ?? 0;
