@@ -88,6 +88,7 @@ test("the admin's file is tried again after a network failure or a 5xx, with bac
       declarations,
       async () => answers.shift()!(),
       async (ms) => void waits.push(ms),
+      () => 1,
     ),
   );
   assert.equal(declarations.forModel('a')?.sources.kind, 'path');

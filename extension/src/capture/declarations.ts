@@ -5,6 +5,7 @@
  * validated by the core; one that is not valid is not applied at all, with one console warning.
  */
 
+import { backoffMs } from '../backoff.js';
 import { DECLARATIONS_KEY, type Declared, declarationsByModel, parseDeclarations } from '../core/index.js';
 import { warnOnce } from '../guard.js';
 import { ADMIN_DECLARATIONS_PATH } from '../host/open-webui-files.js';
@@ -64,7 +65,7 @@ export function createDeclarations(storage: () => Storage | null = () => window.
   };
 }
 
-// Between tries of a transient failure: doubling from a second, at most five minutes.
+// Between tries of a transient failure: about a second at first, at most five minutes.
 const FIRST_WAIT_MS = 1000;
 const LONGEST_WAIT_MS = 300_000;
 const sleepFor = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -79,9 +80,10 @@ export async function loadAdminDeclarations(
   declarations: Declarations,
   fetch: typeof window.fetch,
   sleep: (ms: number) => Promise<void> = sleepFor,
+  random: () => number = Math.random,
 ): Promise<void> {
   const where = `the declared backends of ${ADMIN_DECLARATIONS_PATH}`;
-  for (let wait = FIRST_WAIT_MS; ; wait = Math.min(wait * 2, LONGEST_WAIT_MS)) {
+  for (let failures = 1; ; failures++) {
     let failure: unknown;
     try {
       const response = await fetch(ADMIN_DECLARATIONS_PATH, { credentials: 'same-origin', cache: 'no-cache' });
@@ -95,6 +97,6 @@ export async function loadAdminDeclarations(
       failure = error;
     }
     warnOnce('declarations:admin:retried', `${where} could not be read yet, tried again with backoff:`, failure);
-    await sleep(wait);
+    await sleep(backoffMs(failures, FIRST_WAIT_MS, LONGEST_WAIT_MS, random));
   }
 }

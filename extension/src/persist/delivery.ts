@@ -13,6 +13,7 @@
  * source, may be putting it back.
  */
 
+import { backoffMs } from '../backoff.js';
 import type { StoredMessage } from '../capture/hub.js';
 import { messageText } from '../capture/message-text.js';
 import { isId } from '../ids.js';
@@ -137,10 +138,6 @@ export async function deliver(
   settleFirst: boolean,
 ): Promise<Outcome> {
   const memory: DeliveryCounters = { posts: 0, settledAgain: false, unsavedReads: 0, failures: 0 };
-  const backoff = (): number => {
-    const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.min(memory.failures - 1, 10));
-    return ceiling / 2 + (deps.random() * ceiling) / 2;
-  };
   /** Runs a state's action; a failure of Open WebUI or the network is observed, a bug is thrown. */
   const run = async (state: Exclude<State, { name: 'finished' }>): Promise<Observation> => {
     try {
@@ -171,7 +168,10 @@ export async function deliver(
           return { kind: 'done' };
         }
         case 'backing-off':
-          await Promise.race([deps.sleep(backoff()), deps.online()]);
+          await Promise.race([
+            deps.sleep(backoffMs(memory.failures, BACKOFF_BASE_MS, BACKOFF_MAX_MS, deps.random)),
+            deps.online(),
+          ]);
           return { kind: 'done' };
         case 'signed-out': {
           // Signed in, and refused the chat all the same: it was deleted, or is no longer the
