@@ -318,17 +318,21 @@ def running_stack(
         shutil.rmtree(data_dir, ignore_errors=True)
     scenario_args = [arg for directory in scenario_dirs for arg in ("--scenarios", str(directory))]
     cors_origins = local_origins(webui_port) if demo else ()
-    mock = mock_server(
-        mock_port, logs / "mock-server.log", token_delay_ms, scenario_args, first_token_delay_ms, cors_origins
-    ).start()
-    litellm = litellm_proxy(litellm_port, mock_url, load_scenarios(list(scenario_dirs)), workdir, logs / "litellm.log")
     replica_ports = [webui_port] if replicas == 1 else [free_port() for _ in range(replicas)]
+    mock: Service | None = None
+    litellm: Service | None = None
     webuis: list[Service] = []
     nginx: Service | None = None
     with ExitStack() as shared:
+        # Everything started is inside the try: a start-up that fails half-way leaves no process behind.
         try:
+            mock = mock_server(
+                mock_port, logs / "mock-server.log", token_delay_ms, scenario_args, first_token_delay_ms, cors_origins
+            ).start()
             mock.wait_until_ready(f"{mock_url}/v1/models", 30)
-            litellm.start()
+            litellm = litellm_proxy(
+                litellm_port, mock_url, load_scenarios(list(scenario_dirs)), workdir, logs / "litellm.log"
+            ).start()
             shared_env = {} if replicas == 1 else shared.enter_context(shared_services(logs))
             for number, port in enumerate(replica_ports, 1):
                 env = {**(extra_env or {}), **shared_env}
