@@ -15,3 +15,7 @@ const ownEntry = (tag: string): string | undefined => (Object.hasOwn(UNTITLED, t
 export function untitledSource(locale = 'en'): string {
   return ownEntry(locale) ?? ownEntry(locale.split('-')[0] ?? '') ?? UNTITLED.en!;
 }
+
+/** Whether a title is the fallback in one of the languages: stored, it would show a later reader
+ * the language of whoever stored it, so it is stored blank and given again in the reader's. */
+export const isUntitledSource = (title: string): boolean => Object.values(UNTITLED).includes(title);

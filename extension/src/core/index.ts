@@ -29,7 +29,7 @@ export { opensFootnoteDefinition } from './footnotes.js';
 export { PLACED_BY_POSITION } from './formats/claude-citations.js';
 export { FORMATS } from './formats/index.js';
 export { isOwnSource, STORED_KEY } from './formats/open-webui.js';
-export { untitledSource } from './i18n.js';
+export { isUntitledSource, untitledSource } from './i18n.js';
 export { sourceLink } from './links.js';
 export { sourcesMarkdown } from './markdown.js';
 export {

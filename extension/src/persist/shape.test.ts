@@ -62,6 +62,20 @@ test('stored citations read back as they were captured, without raw data', () =>
   );
 });
 
+test('a source without a title is stored without the fallback label: a reader in another language reads its own', () => {
+  // NVIDIA RAG's result names no document here: nothing to title it by.
+  const payload = {
+    citations: {
+      total_results: 1,
+      results: [{ document_type: 'text', content: 'Retention is ten years.', metadata: {} }],
+    },
+  };
+  const [untitled] = extractCitations(payload, { locale: 'fr' }).citations;
+  assert.equal(untitled?.title, 'Source sans titre');
+  const stored = toNativeSource([untitled!]);
+  assert.equal(extractCitations({ sources: [stored] }, { locale: 'de' }).citations[0]?.title, 'Unbenannte Quelle');
+});
+
 test("Open WebUI's own view of the stored event reads sensibly", () => {
   const stored = toNativeSource(captured);
   assert.deepEqual(

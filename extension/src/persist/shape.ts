@@ -6,7 +6,7 @@
  * because Open WebUI appends sources read-modify-write.
  */
 
-import { type Citation, distinctNames, isOwnSource, isWebUrl, STORED_KEY } from '../core/index.js';
+import { type Citation, distinctNames, isOwnSource, isUntitledSource, isWebUrl, STORED_KEY } from '../core/index.js';
 import { isObject, type JsonObject } from '../core/json.js';
 
 // What one answer adds to its chat is stored for good and loaded at every opening of the
@@ -34,7 +34,7 @@ export function toNativeSource(citations: readonly Citation[]): NativeSource {
       external: true, // keeps `name` as the label where Open WebUI would show a URL id instead
       ...(isWebUrl(citation.url) ? { url: citation.url, source_url: citation.url } : {}),
       ...(citation.page !== null ? { page: citation.page - 1 } : {}), // Open WebUI counts pages from 0
-      [STORED_KEY]: citation,
+      [STORED_KEY]: isUntitledSource(citation.title) ? { ...citation, title: '' } : citation,
     })),
     ...(similarity ? { distances: citations.map((c) => c.score!) } : {}),
   };
