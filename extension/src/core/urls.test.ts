@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { fileName, hostOf, isWebUrl, safeUrl, urlLabel } from './urls.js';
+import { fileName, hostOf, isFileName, isWebUrl, safeUrl, urlLabel } from './urls.js';
 
 test('http(s) and same-origin relative links are kept, normalised', () => {
   assert.equal(safeUrl('https://example.com/a b'), 'https://example.com/a%20b');
@@ -89,4 +89,11 @@ test('a web URL is an absolute http(s) one that passes the safe-URL check', () =
   assert.equal(isWebUrl('javascript:alert(1)'), false);
   assert.equal(isWebUrl('https://exa mple.com/'), false);
   assert.equal(isWebUrl(null), false);
+});
+
+test("a file's name ends with a document's extension or is a path without blanks; prose with a slash is not one", () => {
+  for (const name of ['Handbook.PDF', ' policies/retention.md ', 'C:\\share\\minutes', 'config.yaml', 'rates.tsv'])
+    assert.ok(isFileName(name), name);
+  for (const text of ['HR / Policies', 'Version 2.0', 'and/or more', 'e.g.', '.pdf', ''])
+    assert.ok(!isFileName(text), text);
 });

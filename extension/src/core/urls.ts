@@ -96,3 +96,40 @@ export function hostOf(url: string | null): string | null {
 export function fileName(path: string): string {
   return decode(path.split(/[\\/]/).filter(Boolean).pop() ?? path);
 }
+
+// What ends a document's file name (lower-cased), past its last dot.
+const DOCUMENT_EXTENSIONS = new Set([
+  'pdf',
+  'doc',
+  'docx',
+  'odt',
+  'rtf',
+  'txt',
+  'md',
+  'markdown',
+  'rst',
+  'html',
+  'htm',
+  'csv',
+  'tsv',
+  'xls',
+  'xlsx',
+  'ods',
+  'ppt',
+  'pptx',
+  'odp',
+  'json',
+  'xml',
+  'yaml',
+  'yml',
+  'epub',
+]);
+
+/** Whether a text is a file's name: it ends with a document's extension, or it is a path (a
+ * slash, no blank). A web address is a path too: callers that want files only check isWebUrl. */
+export function isFileName(text: string): boolean {
+  const name = text.trim();
+  const dot = name.lastIndexOf('.');
+  if (dot > 0 && DOCUMENT_EXTENSIONS.has(name.slice(dot + 1).toLowerCase())) return true;
+  return (name.includes('/') || name.includes('\\')) && !/\s/.test(name);
+}

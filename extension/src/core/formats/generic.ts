@@ -25,7 +25,7 @@
 import { firstChoice, int, isObject, type JsonObject, num, obj, parseJsonString, str } from '../json.js';
 import { MAX_CITATIONS } from '../limits.js';
 import type { Draft, Format, ScoreKind } from '../model.js';
-import { isWebUrl } from '../urls.js';
+import { isFileName, isWebUrl } from '../urls.js';
 import { linkNames } from './answer-links.js';
 
 // A producer puts its sources near the top: at most this many objects down (`choices[0]` is one).
@@ -153,7 +153,6 @@ const NOT_A_SOURCE = spellings(
 /** Fields that name an item's document by an id only (Writer's `fileId` and `cite`): a source when
  * the answer links to the id by the document's name, `[Handbook.pdf](7b1e…)` (answer-links.ts). */
 const ID_FIELDS = spellings('file_id', 'document_id', 'doc_id', 'cite');
-const FILE_NAME = /[/\\]|\.(?:pdf|docx?|txt|md|markdown|html?|csv|xlsx?|pptx?|json|rtf|odt|epub)$/i;
 
 // As markers.ts reads a plain "[n]": larger numbers are ids, not what an answer cites.
 const MAX_OWN_NUMBER = 999;
@@ -302,7 +301,7 @@ function first<T>(places: JsonObject[], keys: string[], read: (value: unknown, k
 const webUrl = (value: unknown): string | null => (isWebUrl(value) ? value : null);
 const fileName = (value: unknown): string | null => {
   const name = str(value);
-  return name !== null && FILE_NAME.test(name.trim()) && !isWebUrl(name) ? name : null;
+  return name !== null && isFileName(name) && !isWebUrl(name) ? name : null;
 };
 
 /** A page: a number, a numeric text (LlamaIndex's "3"), the first of a list or of a text ("3,4"). */

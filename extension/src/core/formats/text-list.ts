@@ -20,43 +20,7 @@ import { firstChoice, obj } from '../json.js';
 import { citedNumbers } from '../markers.js';
 import type { Draft, Format } from '../model.js';
 import { type ListedSource, type SourceList, sourceLists } from '../source-lists.js';
-
-// What ends a file's name (lower-cased), past its last dot.
-const DOCUMENT_EXTENSIONS = new Set([
-  'pdf',
-  'doc',
-  'docx',
-  'odt',
-  'rtf',
-  'txt',
-  'md',
-  'markdown',
-  'rst',
-  'html',
-  'htm',
-  'csv',
-  'tsv',
-  'xls',
-  'xlsx',
-  'ods',
-  'ppt',
-  'pptx',
-  'odp',
-  'json',
-  'xml',
-  'yaml',
-  'yml',
-  'epub',
-]);
-
-/** Whether a title is a file's name: it ends with a document's extension, or it is a path (a
- * slash, no blank). */
-function isFileName(title: string | null): boolean {
-  if (!title) return false;
-  const dot = title.lastIndexOf('.');
-  if (dot > 0 && DOCUMENT_EXTENSIONS.has(title.slice(dot + 1).toLowerCase())) return true;
-  return (title.includes('/') || title.includes('\\')) && !/\s/.test(title);
-}
+import { isFileName } from '../urls.js';
 
 // Lists no heading names that are matched to the markers, at most.
 const MAX_CANDIDATES = 8;
@@ -110,7 +74,9 @@ export const textList: Format = {
     const text = typeof message?.content === 'string' ? message.content : '';
     const lists = sourceLists(text);
     // A list said to be sources, whose titles alone (if any) are file names; any other, when cited.
-    const said = lists.find((list) => list.said && list.sources.every((s) => s.url || isFileName(s.title)));
+    const said = lists.find(
+      (list) => list.said && list.sources.every((s) => s.url || (s.title !== null && isFileName(s.title))),
+    );
     // Each candidate reads the text's markers again: a few, whatever a hostile text holds.
     const candidates = lists.slice(0, MAX_CANDIDATES);
     const chosen = said ?? candidates.find((list) => matchedNumbers(list, citedNumbers(text, [list])));
