@@ -69,7 +69,8 @@ def served_line(url: str, found: Status) -> tuple[str, bool]:
     if change == "tampered":
         return (
             f"Served by {url}: TAMPERED — its loader.js starts like version {shown} but is not what install "
-            "writes: this package's bundle, followed only by the loader.js it replaced. Find out who changed it.",
+            "writes: this package's bundle, followed only by the loader.js it replaced. Find out who changed it "
+            "(another build of the same version, a developer's, reads so too).",
             False,
         )
     if change == "chained":

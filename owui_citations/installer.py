@@ -307,7 +307,8 @@ def install(frontend: Path, bundle: Path = BUNDLE, backends: Path | None = None)
     warning = {
         None: "",
         "chained": f"\nThe code chained after the extension differed from {BACKUP}: the backup runs again.",
-        "tampered": "\nThe loader.js replaced was tampered with (not this package's bundle): find out who changed it.",
+        "tampered": "\nThe loader.js replaced was not this package's bundle: tampered with, or another build of the "
+        "same version (a developer's); find out who changed it.",
     }[found]
     return (
         f"Installed Open WebUI Citations {version} as {loader}{kept}; "
@@ -417,8 +418,9 @@ def status(frontend: Path, bundle: Path = BUNDLE) -> Status:
     if change == "tampered":
         lines.append(
             f"Extension: TAMPERED — loader.js starts like version {installed} but is not what install writes: "
-            "this package's bundle, followed only by the loader.js it replaced. Find out who changed it, and run "
-            "`owui-citations install` to put the bundle back."
+            "this package's bundle, followed only by the loader.js it replaced. Find out who changed it (another "
+            "build of the same version, a developer's, reads so too), and run `owui-citations install` to put the "
+            "bundle back."
         )
         return found(False)
     lines.append(f"Extension: installed, version {installed}")
