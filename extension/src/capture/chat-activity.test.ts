@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
 
-import { createChatActivity, isStoredChatPath } from './chat-activity.js';
+import { createChatActivity } from './chat-activity.js';
 
 const CHAT = '0ed4628a-a39c-4895-84d9-82550d3420fc';
 const OTHER = '55940276-5c29-4935-bb88-233d593ab81b';
@@ -91,11 +91,4 @@ test('a sign-in is told once its request is answered, not when sent; other reque
   assert.equal(signIns, 0);
   answered?.();
   assert.equal(signIns, 1);
-});
-
-test("a shared link's chat is read as a stored chat, as the chat's own; other chat paths are not", () => {
-  assert.ok(isStoredChatPath(`/api/v1/chats/${CHAT}`));
-  assert.ok(isStoredChatPath(`/api/v1/chats/share/${CHAT}`));
-  for (const path of [`/api/v1/chats/share/${CHAT}/x`, `/api/v1/chats/${CHAT}/share`, '/api/v1/chats/share/x'])
-    assert.equal(isStoredChatPath(path), false, path);
 });

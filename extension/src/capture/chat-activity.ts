@@ -11,6 +11,7 @@
  */
 
 import { keepLast } from '../bounded.js';
+import { COMPLETED_PATH, COMPLETIONS_PATH, chatIdOfPath, isSignInPath } from '../host/routes.js';
 
 export interface ChatActivity {
   /** The fetch tap's report of a request; returns what to call once its response has arrived. */
@@ -26,16 +27,6 @@ export interface ChatActivity {
   settled(chatId: string, timeoutMs: number, quietMs?: number): Promise<void>;
 }
 
-const CHAT_PATH = /^\/api\/v1\/chats\/([0-9a-f-]{36})$/;
-
-/** The id in a chat's own path, `/api/v1/chats/<id>` (read with GET, written back with POST), or null. */
-export const chatIdOfPath = (path: string): string | null => CHAT_PATH.exec(path)?.[1] ?? null;
-// What a shared link's page (`/s/<id>`) reads: the share's snapshot, or, for an admin, any chat by its id.
-const SHARED_CHAT_PATH = /^\/api\/v1\/chats\/share\/[0-9a-f-]{36}$/;
-
-/** Whether a GET of `path` answers with a stored chat: the chat's own path, or a shared link's. */
-export const isStoredChatPath = (path: string): boolean => CHAT_PATH.test(path) || SHARED_CHAT_PATH.test(path);
-const SIGN_IN = /^\/api\/v1\/auths\/(signin|signup|ldap)$/;
 const QUIET_MS = 1000;
 // Chats whose writes are followed: the ones used last.
 const MAX_CHATS = 100;
@@ -68,14 +59,14 @@ export function createChatActivity(now: () => number = () => performance.now()):
   return {
     request(path, method, body) {
       if (method !== 'POST') return undefined;
-      if (path === '/api/chat/completions') {
+      if (path === COMPLETIONS_PATH) {
         const id = field(body, 'id');
         const model = id && field(body, 'model');
         if (id) askListeners.forEach((listener) => listener(id, model || null));
         return undefined;
       }
-      if (SIGN_IN.test(path)) return () => signInListeners.forEach((listener) => listener());
-      const id = chatIdOfPath(path) ?? (path === '/api/chat/completed' ? field(body, 'chat_id') : null);
+      if (isSignInPath(path)) return () => signInListeners.forEach((listener) => listener());
+      const id = chatIdOfPath(path) ?? (path === COMPLETED_PATH ? field(body, 'chat_id') : null);
       if (!id) return undefined;
       const entry = chat(id);
       entry.onTheirWay++;

@@ -8,7 +8,7 @@
 import { backoffMs } from '../backoff.js';
 import { DECLARATIONS_KEY, type Declared, declarationsByModel, parseDeclarations } from '../core/index.js';
 import { warnOnce } from '../guard.js';
-import { ADMIN_DECLARATIONS_PATH } from '../host/open-webui-files.js';
+import { ADMIN_DECLARATIONS_PATH } from '../host/routes.js';
 
 export interface Declarations {
   /** The declaration for an Open WebUI model id, if any. */

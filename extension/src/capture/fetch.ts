@@ -7,8 +7,9 @@
 
 import { guard } from '../guard.js';
 import { patch } from '../host/globals.js';
+import { isStoredChatPath } from '../host/routes.js';
 import { isId } from '../ids.js';
-import { type ChatActivity, isStoredChatPath } from './chat-activity.js';
+import type { ChatActivity } from './chat-activity.js';
 import type { DirectRequests, DirectTarget } from './direct-requests.js';
 import type { Hub, StoredMessage } from './hub.js';
 

@@ -9,6 +9,7 @@
  */
 
 import type { StoredMessage } from '../capture/hub.js';
+import { chatPath, messageEventPath, SESSION_PATH } from '../host/routes.js';
 import { isId } from '../ids.js';
 import { userOfToken } from './session.js';
 
@@ -83,11 +84,11 @@ const segment = (id: string): string => {
 function pathOf(endpoint: Endpoint): string {
   switch (endpoint.name) {
     case 'chat':
-      return `/api/v1/chats/${segment(endpoint.chatId)}`;
+      return chatPath(segment(endpoint.chatId));
     case 'event':
-      return `/api/v1/chats/${segment(endpoint.chatId)}/messages/${segment(endpoint.messageId)}/event`;
+      return messageEventPath(segment(endpoint.chatId), segment(endpoint.messageId));
     case 'session':
-      return '/api/v1/auths/';
+      return SESSION_PATH;
   }
 }
 

@@ -19,7 +19,7 @@ import {
   ris,
 } from '../core/index.js';
 import { guard } from '../guard.js';
-import { isId } from '../ids.js';
+import { chatIdOfPage } from '../host/routes.js';
 import type { ChatReader, ChatTurn } from '../persist/chat-reader.js';
 import { drawnMessageIds } from './answer.js';
 import type { Feature, UiContext } from './context.js';
@@ -98,11 +98,6 @@ function download(name: string, type: string, text: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
-const chatIdOfPage = (): string | null => {
-  const id = /^\/c\/([^/]+)$/.exec(location.pathname)?.[1] ?? null;
-  return id && isId(id) ? id : null;
-};
-
 /** An answer of the stored chat, as the page shows it when it has it. */
 function exported(ui: UiContext, turn: ChatTurn): ExportedAnswer {
   const shown = ui.answer(turn.messageId);
@@ -118,7 +113,7 @@ async function collect(
   messageId: string,
   scope: Scope,
 ): Promise<{ stem: string; title: string; answers: ExportedAnswer[] }> {
-  const chatId = chatIdOfPage();
+  const chatId = chatIdOfPage(location.pathname);
   // The page's messages now, as the user clicked: the branch on screen ("<" ">" are not saved).
   const drawn = drawnMessageIds();
   const chat =

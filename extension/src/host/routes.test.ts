@@ -1,0 +1,21 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { chatIdOfPage, chatIdOfPath, isStoredChatPath } from './routes.js';
+
+const CHAT = '0ed4628a-a39c-4895-84d9-82550d3420fc';
+
+test("a shared link's chat is read as a stored chat, as the chat's own; other chat paths are not", () => {
+  assert.ok(isStoredChatPath(`/api/v1/chats/${CHAT}`));
+  assert.ok(isStoredChatPath(`/api/v1/chats/share/${CHAT}`));
+  for (const path of [`/api/v1/chats/share/${CHAT}/x`, `/api/v1/chats/${CHAT}/share`, '/api/v1/chats/share/x'])
+    assert.equal(isStoredChatPath(path), false, path);
+});
+
+test("a chat's page and its API path name it; Open WebUI's other pages and chat lists name none", () => {
+  assert.equal(chatIdOfPage(`/c/${CHAT}`), CHAT);
+  assert.equal(chatIdOfPath(`/api/v1/chats/${CHAT}`), CHAT);
+  for (const path of ['/c/list', `/c/${CHAT}/x`, `/s/${CHAT}`, '/c/../admin', '/'])
+    assert.equal(chatIdOfPage(path), null, path);
+  for (const path of ['/api/v1/chats/pinned', '/api/v1/chats/list', `/api/v1/chats/${CHAT}/tags`])
+    assert.equal(chatIdOfPath(path), null, path);
+});
