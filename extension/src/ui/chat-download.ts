@@ -10,9 +10,9 @@
 import { withSourcesAfterAnswers } from '../core/index.js';
 import { guard } from '../guard.js';
 import { patch } from '../host/globals.js';
+import { isPlainTextDownload } from '../host/native.js';
 import type { Feature } from './context.js';
 import { markdownOf } from './copy.js';
-import { isPlainTextDownload } from './native.js';
 
 // From the click to the Blob: the sidebar's menu reads the chat from the server first.
 const ARMED_MS = 10_000;

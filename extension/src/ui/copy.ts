@@ -9,14 +9,13 @@
 
 import { type Citation, sourcesMarkdown } from '../core/index.js';
 import { guard } from '../guard.js';
+import { COPY_BUTTON, MESSAGES, messageId } from '../host/answers.js';
 import { patch } from '../host/globals.js';
-import { MESSAGES, messageId } from './answer.js';
 import type { Feature } from './context.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
 import { absoluteLink, pageText } from './present.js';
 
-const COPY_BUTTON = '.copy-response-button'; // Open WebUI's, on every answer, 0.6 to 0.12
 // Open WebUI writes in the click's own task; a second is room for a slower release, not more:
 // the user's next copy of their own must stay theirs.
 const ARMED_MS = 1_000;

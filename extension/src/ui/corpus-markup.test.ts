@@ -15,7 +15,7 @@ import { GlobalRegistrator } from '@happy-dom/global-registrator';
 import { drawnOn, type RecordedAnswer } from '../../test-support/recorded-markup.js';
 import type { AnswerView } from '../capture/hub.js';
 import { linkMarkers, type MarkerSpan } from '../core/index.js';
-import { answerContainer, proseBlocks } from './answer.js';
+import { answerContainer, proseBlocks } from '../host/answers.js';
 import { LISTS, textNodes } from './linkers/dom-text.js';
 import { drawnLetters, letters } from './linkers/text-lists.js';
 

@@ -19,9 +19,9 @@ import {
   ris,
 } from '../core/index.js';
 import { guard } from '../guard.js';
+import { drawnMessageIds } from '../host/answers.js';
 import { chatIdOfPage } from '../host/routes.js';
 import type { ChatReader, ChatTurn } from '../persist/chat-reader.js';
-import { drawnMessageIds } from './answer.js';
 import type { Feature, UiContext } from './context.js';
 import { el } from './dom.js';
 import { locale, t } from './i18n.js';

@@ -3,8 +3,8 @@
 import type { Hub } from '../capture/hub.js';
 import { splitCited } from '../core/index.js';
 import { guard, guardSteps, offSignal, onDisable } from '../guard.js';
+import { MESSAGES, messageElement, messageId } from '../host/answers.js';
 import type { ChatReader } from '../persist/chat-reader.js';
-import { MESSAGES, messageId } from './answer.js';
 import { initChatDownload } from './chat-download.js';
 import type { Feature, UiContext } from './context.js';
 import { initCopy } from './copy.js';
@@ -74,7 +74,7 @@ function answersOnThePage(hub: Answers, signal: AbortSignal): UiContext {
   });
   const unsubscribe = hub.subscribe(
     guard('ui', (state) => {
-      const message = document.getElementById(`message-${state.messageId}`);
+      const message = messageElement(state.messageId);
       if (message) schedule(message);
     }),
   );

@@ -7,7 +7,7 @@
 import { keepLast } from '../bounded.js';
 import type { Citation } from '../core/index.js';
 import { guard } from '../guard.js';
-import { MESSAGES } from './answer.js';
+import { MESSAGES } from '../host/answers.js';
 import type { Feature } from './context.js';
 import { el } from './dom.js';
 import { exportControl } from './export.js';

@@ -9,12 +9,12 @@
 
 import type { AnswerView } from '../capture/hub.js';
 import { type Citation, citationNumbers, linkMarkers, type MarkerSpan, splitCited } from '../core/index.js';
-import { answerContainer, proseBlocks } from './answer.js';
+import { answerContainer, proseBlocks } from '../host/answers.js';
+import { nativeStrip } from '../host/native.js';
 import { detachOrphans, renumber, type View } from './attachments.js';
 import { noteFindable } from './find-sources.js';
 import { LINKERS, openWebuiRuns, type Pass } from './linkers/index.js';
 import { listKey, noteMissing, retrievedList, sourceList } from './list.js';
-import { nativeStrip } from './native.js';
 import { labelCitations } from './places.js';
 import { settings, settingsKey } from './settings.js';
 

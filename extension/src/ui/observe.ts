@@ -13,8 +13,8 @@
  * again once it ends: a pass is idempotent, and skips what the last one did.
  */
 
+import { isAnswer, MESSAGES } from '../host/answers.js';
 import { whenIdle } from '../idle.js';
-import { MESSAGES } from './answer.js';
 
 const STREAMING_PASS_MS = 200;
 // Idle time waited for at most: a chat opened is drawn within a few frames even on a busy page.
@@ -42,7 +42,7 @@ function messageOf(node: Node): HTMLElement | null {
   if (known) return known;
   const element = node instanceof Element ? node : node.parentElement;
   const message = element?.closest<HTMLElement>(MESSAGES);
-  if (!message || message.querySelector('.chat-assistant') === null) return null;
+  if (!message || !isAnswer(message)) return null;
   answerOf.set(node, message);
   return message;
 }

@@ -9,7 +9,7 @@
 
 import type { Citation } from '../core/index.js';
 import { guard } from '../guard.js';
-import { MESSAGES } from './answer.js';
+import { MESSAGES } from '../host/answers.js';
 import type { Feature } from './context.js';
 import { t } from './i18n.js';
 

@@ -1,4 +1,5 @@
 import { opensFootnoteDefinition } from '../../core/index.js';
+import { FOOTNOTE_REF } from '../../host/answers.js';
 import { attach, place } from '../attachments.js';
 import { citeButton, citing, citingRef } from '../buttons.js';
 import { type Pass, PER_STEP } from './pass.js';
@@ -18,7 +19,7 @@ function isDefinitionMark(sup: Element): boolean {
  * its marker, `<sup class="footnote-ref">n</sup>: …`. */
 function isFootnoteDefinition(block: Element): boolean {
   const first = block.firstElementChild;
-  if (!first?.matches('sup.footnote-ref')) return opensFootnoteDefinition(block.textContent ?? '');
+  if (!first?.matches(FOOTNOTE_REF)) return opensFootnoteDefinition(block.textContent ?? '');
   const before = document.createRange();
   before.setStartBefore(block.firstChild!);
   before.setEndBefore(first);

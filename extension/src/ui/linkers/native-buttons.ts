@@ -1,6 +1,6 @@
+import { nativeButtonTarget, nativeInlineButtons } from '../../host/native.js';
 import { attach } from '../attachments.js';
 import { buttonsFor, unnamedMark } from '../buttons.js';
-import { nativeButtonTarget, nativeInlineButtons } from '../native.js';
 import { type Pass, PER_STEP } from './pass.js';
 
 /** Open WebUI's buttons we stand in for, with the numbers we put after them. */
