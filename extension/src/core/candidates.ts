@@ -17,6 +17,7 @@ import { extractCitations } from './extract.js';
 import { CITES_ZERO, FAMILIES } from './formats/generic.js';
 import { isObject, type JsonObject, num, str } from './json.js';
 import { MAX_CITATIONS } from './limits.js';
+import { markerPattern, syntaxOf } from './marker-syntax/index.js';
 import type { Citation, ExtractOptions } from './model.js';
 import type { Notation } from './notations.js';
 import { headingWords } from './source-lists.js';
@@ -135,22 +136,18 @@ function guessFields(list: readonly JsonObject[]): DeclarationJson['fields'] | n
   return guessed.title !== undefined && (guessed.url !== undefined || guessed.text !== undefined) ? guessed : null;
 }
 
-// Each notation as the text writes its markers, one pattern each, none of whose quantifiers overlap.
-const NOTATION_MARKS: ReadonlyArray<[Notation, RegExp]> = [
-  ['caret-footnote', /\[\^\d{1,3}\^\]/g],
-  ['footnote', /\[\^\d{1,3}\]/g],
-  ['linked-number', /\[\[?\d{1,3}\]?\]\(/g],
-  ['brackets', /\[\d{1,3}(?:,\s?\d{1,3})*\](?!\()/g],
-  ['fullwidth', /【\d{1,3}/g],
-  ['sup-tag', /<sup>\d{1,3}<\/sup>/g],
-  ['superscript', /[¹²³⁰⁴⁵⁶⁷⁸⁹]/g],
-];
+const MARKERS = markerPattern();
 
 /** The notation the answer's markers are most often written in; brackets when it writes none. */
 function usedNotation(answer: string): Notation {
+  const counts = new Map<Notation, number>();
   let best: { notation: Notation; count: number } = { notation: 'brackets', count: 0 };
-  for (const [notation, pattern] of NOTATION_MARKS) {
-    const count = answer.match(pattern)?.length ?? 0;
+  MARKERS.lastIndex = 0;
+  for (let match = MARKERS.exec(answer); match; match = MARKERS.exec(answer)) {
+    const notation = syntaxOf(match.groups!)?.notation;
+    if (!notation) continue;
+    const count = (counts.get(notation) ?? 0) + 1;
+    counts.set(notation, count);
     if (count > best.count) best = { notation, count };
   }
   return best.notation;

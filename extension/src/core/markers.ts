@@ -6,6 +6,9 @@
 
 import { footnoteBlock } from './footnotes.js';
 import { markdownLinks } from './formats/answer-links.js';
+import { markerPattern, readMarker } from './marker-syntax/index.js';
+import { bracketedNumbers, listNumbers } from './marker-syntax/numbers.js';
+import type { Unnamed } from './marker-syntax/syntax.js';
 import type { Anchor, Citation, OffsetUnit } from './model.js';
 import { toUtf16 } from './offsets.js';
 import { referenceId, referencesBlock } from './references.js';
@@ -37,40 +40,9 @@ export interface MarkerSpan {
 // A plain "[n]" is a citation only in a range producers number their sources in: "[2024]" in an
 // answer is a year, "[0]" an index, not a source the backend forgot.
 const MAX_PLAIN_REF = 999;
-// The most numbers one marker names: a range "[1-9999]", or Qianfan's run of brackets, cannot blow up.
-const MAX_RANGE = 50;
 const NONE: readonly number[] = [];
 
-const NUMBER_LIST = String.raw`\d{1,4}(?:\s*[-–]\s*\d{1,4})?(?:\s*,\s*\d{1,4}(?:\s*[-–]\s*\d{1,4})?)*`;
-const MARKERS = new RegExp(
-  [
-    String.raw`(?<grokN>\d{1,4})\]\]\((?<grokUrl>[^()\s]+)\)`, // [[1]](url), after its "[["
-    String.raw`(?<wrapN>\d{1,4})\]\((?<wrapUrl>[^()\s]+)\)\]`, // [[1](url)], after its "[[" (PandaWiki)
-    String.raw`\^(?<caretFoot>\d{1,4})\^\]`, // [^1^] (Bing, Kimi)
-    String.raw`doc(?<doc>\d{1,4})\]`, // [doc1]
-    String.raw`\^(?<foot>\d{1,4})\](?!:)`, // [^1], not a footnote definition
-    String.raw`(?<linkN>\d{1,4})\]\((?<linkUrl>[^()\s]+)\)`, // [1](url)
-    String.raw`(?<list>${NUMBER_LIST})\](?![(:])`, // [1], [1, 2], [1-3]
-    // A number after a label, as backends no format knows write it: [ref_1], [citation:2], [cite: 1, 3]
-    String.raw`(?:ref_|ref:\s?|citation:\s?|cite:\s?|source:\s?)(?<labelled>${NUMBER_LIST})\](?![(:])`,
-  ]
-    .map((alternative) => (/^\(\?<(?:grok|wrap)N>/.test(alternative) ? String.raw`\[\[` : String.raw`\[`) + alternative)
-    .concat(String.raw`【(?<wide>\d{1,4})(?:[:†][^】]{0,40})?】`) // 【1】, 【4:0†source】
-    .concat(`<sup>(?<supTag>${NUMBER_LIST})</sup>`) // <sup>1</sup>, <sup>1, 2</sup>
-    // ¹²: a run of superscript digits, one number (¹² is twelve), after a word of three letters or
-    // more or after punctuation: not a power (m², cm³, x²).
-    .concat(String.raw`(?<=[^\s\d¹²³⁰⁴-⁹]{3}|[.,;:!?)\]"'。，；：！？）])(?<superscript>[¹²³⁰⁴-⁹]{1,3})(?![¹²³⁰⁴-⁹])`)
-    // RAGFlow's [ID:n] and the variants its repair_bad_citation_formats rewrites to it only in
-    // the final answer, so a streamed answer may keep them: [ID: 3], (ID: 3), 【ID: 3】.
-    .concat(String.raw`[\[(【]ID:\s?(?<ragflow>\d{1,4})[\])】]`)
-    // FastGPT's [<quote id>](CITE), a dataset chunk's 24-hex id, and the 【id】(CITE) its own cleanup reads.
-    .concat(String.raw`[\[【](?<cite>[a-fA-F0-9]{24})[\]】]\(CITE\)`)
-    // Baidu Qianfan's ^[1]^ and ^[1][2]^, of at most MAX_RANGE brackets: a longer run reads as
-    // the plain [n] it holds.
-    .concat(String.raw`\^(?<caret>(?:\[\d{1,4}\]){1,${MAX_RANGE}})\^`)
-    .join('|'),
-  'g',
-);
+const MARKERS = markerPattern();
 // OpenRAG's line-terminal tag, "[Sources: 1, 3]" or "Sources: [1, 2].", read as its own stripping
 // regex reads it: /^[ \t]*\[?Sources?\]?[ \t]*:[ \t]*\[?([\d, \t]+)\]?[. \t]*$/im. Not with that
 // regex: three of its quantifiers take blanks one after the other, so a line of blanks that fails
@@ -107,69 +79,18 @@ export const isMarkerText = (text: string): boolean => /^\[?\d+\]?$/.test(text.t
 /** Whether a piece of text may hold a marker at all: a cheap test before linkMarkers. */
 export const mayHoldMarker = (text: string): boolean => /[[【<¹²³⁰⁴-⁹]|\(ID:/.test(text);
 
-/** The numbers a marker's list names, "1, 3-5" → 1, 3, 4, 5: each comma-separated part a number
- * or a range, as `Number.parseInt` reads it (NaN when it reads none). By hand, without the arrays
- * splitting makes: an answer may hold tens of thousands of markers. */
-function numbers(list: string): number[] {
-  const found: number[] = [];
-  for (let from = 0; from <= list.length; ) {
-    let comma = list.indexOf(',', from);
-    if (comma < 0) comma = list.length;
-    let dash = from;
-    while (dash < comma && !isDash(list.charCodeAt(dash))) dash++;
-    if (dash === comma) found.push(integer(list, from, comma));
-    else {
-      let end = dash + 1;
-      while (end < comma && !isDash(list.charCodeAt(end))) end++;
-      const first = integer(list, from, dash);
-      const last = integer(list, dash + 1, end);
-      if (Number.isNaN(last)) found.push(first);
-      else if (first <= last && last - first < MAX_RANGE) for (let n = first; n <= last; n++) found.push(n);
-    }
-    from = comma + 1;
-  }
-  return found;
-}
-const isDash = (c: number): boolean => c === 0x2d || c === 0x2013; // - –
-
-/** `Number.parseInt(list.slice(from, to).trim(), 10)`, without the slice for the usual few digits. */
-function integer(list: string, from: number, to: number): number {
-  let value = 0;
-  for (let i = from; i < to; i++) {
-    const digit = list.charCodeAt(i) - 0x30;
-    if (digit < 0 || digit > 9 || to - from > 15) return Number.parseInt(list.slice(from, to).trim(), 10);
-    value = value * 10 + digit;
-  }
-  return to > from ? value : Number.NaN;
-}
-
-/** The numbers of Qianfan's marker, "^[1][23]^" → 1, 23: each run of digits in it, by hand (an
- * answer may hold tens of thousands of markers). */
-function bracketedNumbers(marker: string): number[] {
-  const found: number[] = [];
-  let from = -1; // where the current run of digits starts
-  for (let i = 0; i <= marker.length; i++) {
-    const digit = marker.charCodeAt(i) - 0x30; // NaN past the end
-    if (digit >= 0 && digit <= 9) {
-      if (from < 0) from = i;
-    } else if (from >= 0) {
-      found.push(integer(marker, from, i));
-      from = -1;
-    }
-  }
-  return found;
-}
-
-/** The numbers of a marker that name no source, each once; none when a plain bracket (or a
- * superscript one, Qianfan's) holds a number outside the range producers use (it is no citation at all). */
+/** The numbers of a marker that name no source, each once, as its syntax says (marker-syntax/syntax.ts
+ * `Unnamed`); `defined`: the footnotes the text defines. */
 function unnamedRefs(
   written: readonly number[],
   byRef: ReadonlyMap<number, number>,
-  plain: boolean,
+  rule: Unnamed,
+  defined: ReadonlySet<number>,
 ): readonly number[] {
+  if (rule === 'never' || (rule === 'footnote' && written.some((n) => defined.has(n)))) return NONE;
   let unnamed: Set<number> | undefined; // made only when needed: most markers name their sources
   for (const n of written) {
-    if (!Number.isInteger(n) || (plain && (n < 1 || n > MAX_PLAIN_REF))) return NONE;
+    if (!Number.isInteger(n) || (rule === 'in-range' && (n < 1 || n > MAX_PLAIN_REF))) return NONE;
     if (byRef.has(n)) continue;
     unnamed ??= new Set();
     unnamed.add(n);
@@ -250,7 +171,7 @@ export function sourcesTags(text: string): SourcesTag[] {
 function tagNumbers(list: string): number[] {
   let end = list.length;
   while (end > 0 && list.charCodeAt(end - 1) === 0x2c) end--;
-  return numbers(list.slice(0, end));
+  return listNumbers(list.slice(0, end));
 }
 
 /** Whether a position lies in code: the spans sorted, found by halving (an answer may hold tens of
@@ -316,24 +237,6 @@ export function citationNumbers(citations: readonly Citation[]): CitationNumbers
   return numbers;
 }
 
-type MarkerGroups = Record<string, string | undefined>;
-
-/** A marker that is a link named by a number, [[1]](url), [[1](url)], [1](url): the number and address. */
-function linkedNumber(g: MarkerGroups): { n: number; url: string | undefined } | null {
-  const n = g.grokN ?? g.wrapN ?? g.linkN;
-  return n === undefined ? null : { n: Number(n), url: g.grokUrl ?? g.wrapUrl ?? g.linkUrl };
-}
-
-const SUPERSCRIPT_DIGITS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
-
-/** The numbers any other marker writes. */
-function writtenNumbers(g: MarkerGroups): number[] {
-  if (g.caret !== undefined) return bracketedNumbers(g.caret);
-  if (g.superscript !== undefined)
-    return [Number([...g.superscript].map((digit) => SUPERSCRIPT_DIGITS.indexOf(digit)).join(''))];
-  return numbers(g.doc ?? g.foot ?? g.caretFoot ?? g.list ?? g.labelled ?? g.wide ?? g.supTag ?? g.ragflow ?? '');
-}
-
 /** The source numbers the text's markers write, outside code and outside the spans given (a list
  * of sources in the text, whose own numbers cite nothing): what a list in the text is matched to. */
 export function citedNumbers(text: string, outside: ReadonlyArray<{ start: number; end: number }> = []): Set<number> {
@@ -342,9 +245,9 @@ export function citedNumbers(text: string, outside: ReadonlyArray<{ start: numbe
   const inCode = codeTest(text);
   eachMatch(MARKERS, text, (match) => {
     if (inCode(match.index) || outside.some((span) => match.index >= span.start && match.index < span.end)) return;
-    if (match.groups!.cite !== undefined) return;
-    const linked = linkedNumber(match.groups!);
-    for (const n of linked ? [linked.n] : writtenNumbers(match.groups!)) if (Number.isInteger(n)) cited.add(n);
+    const marker = readMarker(match.groups!);
+    if (marker.kind === 'id') return;
+    for (const n of marker.kind === 'link' ? [marker.n] : marker.numbers) if (Number.isInteger(n)) cited.add(n);
   });
   return cited;
 }
@@ -388,29 +291,23 @@ export function linkMarkers(text: string, citations: readonly Citation[], { anch
   const markers: MarkerSpan[] = [];
   eachMatch(MARKERS, text, (match) => {
     if (inCode(match.index)) return;
-    const g = match.groups!;
     const start = match.index;
     const end = start + match[0].length;
-    if (g.cite !== undefined) {
+    const marker = readMarker(match.groups!);
+    if (marker.kind === 'id') {
       // A link to "CITE": one naming no source is left as the link it is.
-      const index = byId.get(g.cite);
+      const index = byId.get(marker.id);
       if (index !== undefined) markers.push({ start, end, indices: [index], kind: 'marker' });
       return;
     }
-    const linked = linkedNumber(g);
-    if (linked) {
+    if (marker.kind === 'link') {
       // A link marker leads somewhere even when it names no source: left as the link it is.
-      const indices = resolve([linked.n], linked.url);
+      const indices = resolve([marker.n], marker.url);
       if (indices.length) markers.push({ start, end, indices, kind: 'marker' });
       return;
     }
-    const written = writtenNumbers(g);
-    const indices = resolve(written);
-    // A superscript that names no source is a power (m²), not a citation the backend forgot.
-    const unnamed =
-      (g.foot !== undefined && defined.has(Number(g.foot))) || g.superscript !== undefined
-        ? NONE
-        : unnamedRefs(written, byRef, g.list !== undefined || g.caret !== undefined || g.supTag !== undefined);
+    const indices = resolve(marker.numbers);
+    const unnamed = unnamedRefs(marker.numbers, byRef, marker.unnamed, defined);
     if (indices.length || unnamed.length)
       markers.push({ start, end, indices, kind: 'marker', ...(unnamed.length ? { unnamed } : {}) });
   });
