@@ -191,7 +191,7 @@ def _backend_name(index: int, first: Any) -> str:
 
 
 def _backend(value: Any, index: int, errors: _Errors) -> list[str] | None:
-    """The backend's models when it is valid, else None."""
+    """The backend's models when it is valid (none: it is any model's), else None."""
     if not isinstance(value, dict):
         errors.add(f"backends[{index}]: must be an object")
         return None
@@ -199,12 +199,18 @@ def _backend(value: Any, index: int, errors: _Errors) -> list[str] | None:
     where = _backend_name(index, models_value[0] if isinstance(models_value, list) and models_value else None)
     before = errors.count
     _unknown_keys(value, BACKEND_KEYS, where, errors)
-    models = _models(models_value, where, errors)
+    any_model = "models" not in value
+    models = [] if any_model else _models(models_value, where, errors)
     sources = _sources(value.get("sources"), where, errors)
     if sources == "path":
         _fields(value.get("fields"), where, errors)
     elif sources and "fields" in value:
         errors.add(f"{where}: fields: only for sources at a path")
+    fields = value.get("fields")
+    if any_model and sources and sources != "path":
+        errors.add(f'{where}: sources: without "models", must be a path (a list in the text is declared per model)')
+    elif any_model and sources and not (isinstance(fields, dict) and "number" in fields):
+        errors.add(f'{where}: fields: without "models", must name "number", the field that claims a list')
     numbering = value.get("numbering")
     numbering = 1 if numbering is None else numbering
     valid_numbering = type(numbering) in (int, float) and numbering in (0, 1)
@@ -235,7 +241,7 @@ def validate(declarations: Any) -> tuple[int, list[str]]:
             if models is None:
                 continue
             twice = [model for model in models if model in seen]
-            where = _backend_name(index, models[0])
+            where = _backend_name(index, models[0] if models else None)
             for model in twice:
                 errors.add(f"{where}: models: {_quoted(model)} is declared by backends[{seen[model]}] too")
             if twice:

@@ -10,8 +10,10 @@ What it checks, for each folder producers/<name>/:
 - malformed*.yaml (optional): each loads;
 - expected.json: one entry per scenario of the folder (the scenario and its variants) when the mock
   serves it to Open WebUI directly; its `format` is registered in core/formats/index.ts, has its parser
-  core/formats/<format>.ts; a scenario only a LiteLLM proxy relays has its recorded answers in
-  core/fixtures/litellm/ instead;
+  core/formats/<format>.ts or its declaration producers/<format>/declaration.json; a scenario only a
+  LiteLLM proxy relays has its recorded answers in core/fixtures/litellm/ instead;
+- declaration.json (a built-in written as a declaration): valid by the core's own validator, one
+  backend without models, registered in FORMATS by `builtInDeclaration('<name>', …)`;
 - seen.json: one entry per scenario of the folder, recorded on every Open WebUI line in
   test-support/markup/ (streamed and not, live and reloaded) unless tests/e2e/limits.py names a gap.
 And for every format of core/formats/index.ts, a wire shape in test-support/hostile.ts WIRE_FORMATS.
@@ -19,6 +21,7 @@ And for every format of core/formats/index.ts, a wire shape in test-support/host
 
 import json
 import re
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -46,11 +49,48 @@ def rel(path: Path) -> str:
 
 
 def registered_formats() -> list[str]:
-    """The formats of core/formats/index.ts's FORMATS, by the name of their file (the format's name)."""
+    """The formats of core/formats/index.ts's FORMATS, by the name of their file (the format's name), or
+    the name a built-in declaration is registered under."""
     text = REGISTRY.read_text()
     files = dict(re.findall(r"^import \{ (\w+) \} from '\./([\w-]+)\.js';$", text, re.MULTILINE))
     listed = text[text.index("export const FORMATS") :]
-    return [files[ident] for ident in re.findall(r"^  (\w+),", listed, re.MULTILINE) if ident in files]
+    entries = re.findall(r"^  (?:(\w+)|builtInDeclaration\('([\w-]+)', \w+\)),", listed, re.MULTILINE)
+    return [files.get(ident) or name for ident, name in entries if ident in files or name]
+
+
+# The core's own validator, run on the source (tsx), so that no build is needed to lint.
+CHECK_DECLARATIONS = """
+import { readFileSync } from 'node:fs';
+import { builtInDeclarationProblems } from './extension/src/core/declared-read.ts';
+const check = (file) => {
+  try {
+    return builtInDeclarationProblems(JSON.parse(readFileSync(file, 'utf8'))).problems;
+  } catch (error) {
+    return [`not JSON: ${error.message}`];
+  }
+};
+process.stdout.write(JSON.stringify(JSON.parse(readFileSync(0, 'utf8')).map(check)));
+"""
+
+
+def declaration_problems(files: list[Path]) -> Iterator[str]:
+    """Each producers/<name>/declaration.json checked by the core, and registered under its folder's name."""
+    if not files:
+        return
+    done = subprocess.run(
+        ["node", "--import", "tsx", "--input-type=module", "-e", CHECK_DECLARATIONS],
+        input=json.dumps([str(file) for file in files]),
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    registered = registered_formats()
+    for file, found in zip(files, json.loads(done.stdout), strict=True):
+        yield from (f"{rel(file)}: {problem}" for problem in found)
+        name = file.parent.name
+        if name not in registered:
+            yield f"{rel(REGISTRY)}: add builtInDeclaration({name!r}, …) to FORMATS, for {rel(file)}"
 
 
 def wire_shapes() -> set[str]:
@@ -150,7 +190,7 @@ def expectation_problems(path: Path, names: list[str]) -> Iterator[str]:
         fmt = entry.get("format") if isinstance(entry, dict) else None
         if fmt is None:
             continue  # a variant's (`like`) is its scenario's
-        if not (FORMATS / f"{fmt}.ts").exists():
+        if not (FORMATS / f"{fmt}.ts").exists() and not (PRODUCERS / fmt / "declaration.json").exists():
             yield f"{rel(FORMATS / f'{fmt}.ts')}: missing: the parser of format {fmt!r} ({model}'s)"
         if fmt not in formats:
             yield f"{rel(REGISTRY)}: add format {fmt!r} to FORMATS ({model}'s), before the formats it must precede"
@@ -186,6 +226,7 @@ def problems() -> list[str]:
         for folder in sorted(p for p in PRODUCERS.iterdir() if p.is_dir())
         for problem in verify_folder(folder, known)
     ]
+    found += declaration_problems(sorted(PRODUCERS.glob("*/declaration.json")))
     shapes = wire_shapes()
     found += [
         f"{rel(WIRE_SHAPES)}: add a wire shape for {fmt!r} to WIRE_FORMATS (the core's property tests)"

@@ -90,3 +90,25 @@ def test_a_scaffolded_producer_lacks_only_its_registry_line_and_recordings(
     assert remaining == ["extension/src/core/formats/index.ts"] + [
         f"extension/test-support/markup/{recording.name}" for recording in sorted(MARKUP.glob("*.json"))
     ]
+
+
+def test_a_built_in_declaration_is_checked_by_the_cores_validator_and_must_be_registered(acme: Path) -> None:
+    declaration = acme / "declaration.json"
+    declaration.write_text(
+        json.dumps({"backends": [{"sources": {"path": "hits"}, "fields": {"title": "t", "url": "u"}}]})
+    )
+    assert [problem.split(": ", 1)[1] for problem in verify_producers.declaration_problems([declaration])] == [
+        'backends[0]: fields: without "models", must name "number", the field that claims a list',
+        "add builtInDeclaration('acme', …) to FORMATS, for " + str(declaration),
+    ]
+    declaration.write_text(
+        json.dumps({"backends": [{"models": ["m"], "sources": {"path": "hits"}, "fields": {"title": "t", "url": "u"}}]})
+    )
+    assert "a built-in reads any model's answers" in next(verify_producers.declaration_problems([declaration]))
+    declaration.write_text("{")
+    assert "not JSON" in next(verify_producers.declaration_problems([declaration]))
+
+
+def test_every_built_in_declaration_is_registered_under_its_producers_name() -> None:
+    declared = {path.parent.name for path in PRODUCERS.glob("*/declaration.json")}
+    assert declared and declared <= set(verify_producers.registered_formats())

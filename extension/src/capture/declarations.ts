@@ -13,6 +13,8 @@ import { ADMIN_DECLARATIONS_PATH } from '../host/routes.js';
 export interface Declarations {
   /** The declaration for an Open WebUI model id, if any. */
   forModel(model: string): Declared | undefined;
+  /** The declarations without models, this browser's first: the same list until they change. */
+  anyModel(): readonly Declared[];
   /** Reads this browser's declarations again (after a page saved one, or another tab did). */
   reload(): void;
   /** Tells `listener` when the declarations changed (the admin's file arrived, the browser's were saved). */
@@ -42,14 +44,20 @@ export function createDeclarations(storage: () => Storage | null = () => window.
   let admin: Declared[] = [];
   let browserRaw = browserText(storage);
   let browser = checked(browserRaw, `localStorage["${DECLARATIONS_KEY}"]`);
+  const forAnyModel = (): Declared[] => [...browser, ...admin].filter((backend) => backend.models.length === 0);
   let byModel = declarationsByModel(admin, browser);
+  let anyModel = forAnyModel();
   const listeners: Array<() => void> = [];
   const changed = (): void => {
     byModel = declarationsByModel(admin, browser);
+    const now = forAnyModel();
+    // The same list while its declarations are the same: the hub reads every answer again when it is not.
+    if (now.length !== anyModel.length || now.some((backend, i) => backend !== anyModel[i])) anyModel = now;
     listeners.forEach((listener) => listener());
   };
   return {
     forModel: (model) => byModel.get(model),
+    anyModel: () => anyModel,
     reload() {
       const raw = browserText(storage);
       if (raw === browserRaw) return;

@@ -102,25 +102,34 @@ const MAX_MESSAGES = 100;
 function settledAccumulator(result: ExtractResult, text: string): Accumulator {
   return { add: () => {}, result: () => result, text: () => text, body: () => ({}) };
 }
+const NO_DECLARATIONS: readonly Declared[] = [];
+
 function remember<V>(cache: Map<string, V>, key: string, value: V): V {
   cache.delete(key);
   keepLast(cache.set(key, value), MAX_CACHED);
   return value;
 }
 
-export function createHub(locale: () => string, declarations?: Pick<Declarations, 'forModel' | 'onChange'>): Hub {
+export function createHub(
+  locale: () => string,
+  declarations?: Pick<Declarations, 'forModel' | 'onChange'> & Partial<Pick<Declarations, 'anyModel'>>,
+): Hub {
   const messages = new Map<string, MessageState>();
   const listeners = new Set<Listener>();
   const declaredFor = (messageId: string): Declared | undefined => {
     const model = messages.get(messageId)?.model;
     return model ? declarations?.forModel(model) : undefined;
   };
+  const anyModel = (): readonly Declared[] => declarations?.anyModel?.() ?? NO_DECLARATIONS;
   // What streamed is parsed again only when more was added, not at every change (an answer
   // finishing, a stored copy fetched): for a large answer that is the extension's biggest cost.
   // Each parsed again when the declaration for the answer's model changes (learned, loaded, saved).
-  const parsedStreams = new Map<string, { adds: number; declared?: Declared; result: ExtractResult }>();
+  type ReadWith = { declared?: Declared | undefined; anyModel: readonly Declared[] };
+  const parsedStreams = new Map<string, ReadWith & { adds: number; result: ExtractResult }>();
   const adds = new Map<string, number>();
-  const written = new Map<string, { content: string; declared?: Declared; result: ExtractResult }>();
+  const written = new Map<string, ReadWith & { content: string; result: ExtractResult }>();
+  const readsWith = (read: ReadWith | undefined, messageId: string): boolean =>
+    read !== undefined && read.declared === declaredFor(messageId) && read.anyModel === anyModel();
   // The sources Open WebUI stored on a message (a chat opened or reloaded), parsed when first
   // asked for: a chat brings hundreds of answers at once, and the page draws them first.
   const stored = new Map<string, { sources?: unknown[]; result?: ExtractResult }>();
@@ -135,12 +144,12 @@ export function createHub(locale: () => string, declarations?: Pick<Declarations
   };
   const fromText = (messageId: string, content: string): ExtractResult => {
     let read = written.get(messageId);
-    const declared = declaredFor(messageId);
-    if (read?.content !== content || read.declared !== declared) {
+    if (read?.content !== content || !readsWith(read, messageId)) {
+      const options = { declared: declaredFor(messageId), anyModel: anyModel() };
       read = remember(written, messageId, {
         content,
-        declared,
-        result: extractCitations({ choices: [{ message: { content } }] }, { locale: locale(), declared }),
+        ...options,
+        result: extractCitations({ choices: [{ message: { content } }] }, { locale: locale(), ...options }),
       });
     }
     return read.result;
@@ -156,6 +165,9 @@ export function createHub(locale: () => string, declarations?: Pick<Declarations
           locale: locale(),
           get declared() {
             return declaredFor(messageId);
+          },
+          get anyModel() {
+            return anyModel();
           },
         }),
         content: '',
@@ -188,10 +200,10 @@ export function createHub(locale: () => string, declarations?: Pick<Declarations
     const entry = messages.get(messageId);
     if (!entry) return { format: null, citations: [] };
     const added = adds.get(messageId) ?? 0;
-    const declared = declaredFor(messageId);
     let parsed = parsedStreams.get(messageId);
-    if (parsed?.adds !== added || parsed.declared !== declared) {
-      parsed = remember(parsedStreams, messageId, { adds: added, declared, result: entry.accumulator.result() });
+    if (parsed?.adds !== added || !readsWith(parsed, messageId)) {
+      const options = { declared: declaredFor(messageId), anyModel: anyModel() };
+      parsed = remember(parsedStreams, messageId, { adds: added, ...options, result: entry.accumulator.result() });
     }
     return chooseCitations({
       streamed: parsed.result,
@@ -201,9 +213,12 @@ export function createHub(locale: () => string, declarations?: Pick<Declarations
   };
 
   // Declarations arrive after the page starts (the admin's file) or change (saved in the page):
-  // the answers of a declared model are read again.
+  // the answers of a declared model are read again; every answer when those for any model changed.
+  let anyModelRead = anyModel();
   declarations?.onChange(() => {
-    for (const entry of messages.values()) if (declaredFor(entry.messageId)) changed(entry);
+    const every = anyModel() !== anyModelRead;
+    anyModelRead = anyModel();
+    for (const entry of messages.values()) if (every || declaredFor(entry.messageId)) changed(entry);
   });
 
   return {
@@ -251,7 +266,7 @@ export function createHub(locale: () => string, declarations?: Pick<Declarations
       const entry = messages.get(messageId);
       if (!entry?.done) return;
       const parsed = parsedStreams.get(messageId);
-      const current = parsed && parsed.adds === adds.get(messageId) && parsed.declared === declaredFor(messageId);
+      const current = parsed && parsed.adds === adds.get(messageId) && readsWith(parsed, messageId);
       const result = current ? parsed.result : entry.accumulator.result();
       entry.accumulator = settledAccumulator(result, entry.content ? '' : entry.accumulator.text()); // the text once
     },

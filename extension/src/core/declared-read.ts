@@ -4,10 +4,9 @@
  * read as every list in the text is (source-lists.ts). The same drafts a format's parser makes.
  */
 
-import type { Declared, DeclaredPath, PathStep } from './declared.js';
+import { type Declared, type DeclaredPath, type PathStep, validateDeclarations } from './declared.js';
 import { listedDraft } from './formats/text-list.js';
 import { firstChoice, int, isObject, type JsonObject, num, obj } from './json.js';
-import { MAX_CITATIONS } from './limits.js';
 import type { Draft, Format } from './model.js';
 import { type ListPlace, sourceLists } from './source-lists.js';
 import { isWebUrl } from './urls.js';
@@ -38,6 +37,11 @@ const text = (value: unknown): string | null => {
   return typeof value === 'string' && value.trim() !== '' ? value : null;
 };
 
+/** The item's own number, when the declaration names a number field: an integer, as a number or
+ * as digits. */
+const numberOf = (item: unknown, backend: Declared): number | null =>
+  backend.fields.number ? int(at(item, backend.fields.number.steps)) : null;
+
 function itemDraft(item: unknown, position: number, backend: Declared): Draft | null {
   const read = (path: DeclaredPath | undefined): unknown => (path ? at(item, path.steps) : undefined);
   const { fields } = backend;
@@ -46,28 +50,29 @@ function itemDraft(item: unknown, position: number, backend: Declared): Draft | 
   const url = typeof rawUrl === 'string' ? rawUrl : null;
   const snippet = text(read(fields.text));
   if (!title && !url && !snippet) return null;
-  const number = fields.number ? int(read(fields.number)) : null;
-  const n = number ?? position + backend.numbering;
+  // Items that carry numbers are named by them only: one without (or below the base) is listed,
+  // but no marker names it, rather than a number by place that another item may hold.
+  const own = numberOf(item, backend);
+  const n = fields.number ? (own !== null && own >= backend.numbering ? own : null) : position + backend.numbering;
   return {
-    id: url ?? `#${n}`,
+    id: url ?? (n === null ? `item${position + 1}` : `#${n}`),
     title,
     url,
     snippet,
     score: fields.score ? num(read(fields.score)) : null,
     page: fields.page ? int(read(fields.page)) : null,
     kind: isWebUrl(url) ? 'web' : 'document',
-    refs: [n],
+    refs: n === null ? [] : [n],
   };
 }
 
+/** The list at the path, read whole (the caller keeps the first MAX_CITATIONS and counts the rest).
+ * A declaration for any model claims the list only when an item carries its number. */
 function fromPath(body: JsonObject, backend: Declared, path: DeclaredPath) {
   const list = at(body, path.steps);
   if (!Array.isArray(list)) return null;
-  const drafts: Draft[] = [];
-  for (let i = 0; i < list.length && drafts.length < MAX_CITATIONS; i++) {
-    const draft = itemDraft(list[i], i, backend);
-    if (draft) drafts.push(draft);
-  }
+  if (backend.models.length === 0 && !list.some((item) => numberOf(item, backend) !== null)) return null;
+  const drafts = list.flatMap((item, i) => itemDraft(item, i, backend) ?? []);
   return { drafts, ordered: true, field: path.text };
 }
 
@@ -101,5 +106,36 @@ export function declaredFormat(backend: Declared): Format {
       backend.sources.kind === 'path'
         ? fromPath(payload, backend, backend.sources.path)
         : fromText(payload, backend, backend.sources),
+  };
+}
+
+/** A built-in declaration's file (producers/<name>/declaration.json) as the admin's JSON: valid, and one
+ * backend without models, since a built-in format reads any model's answers. */
+export function builtInDeclarationProblems(json: unknown): { backend: Declared | null; problems: string[] } {
+  const { backends, errors } = validateDeclarations(json);
+  if (errors.length) return { backend: null, problems: errors };
+  const [backend] = backends;
+  if (backends.length !== 1 || !backend || backend.models.length)
+    return {
+      backend: null,
+      problems: ['must declare one backend, without "models": a built-in reads any model\'s answers'],
+    };
+  return { backend, problems: [] };
+}
+
+/**
+ * A built-in format written as a declaration, registered in formats/index.ts under its producer's
+ * name. Its citations are that format's, as a parser's are: named by it, with no "as declared"
+ * line. A file with a problem reads nothing (verify_producers.py and declared.test.ts check every one).
+ */
+export function builtInDeclaration(name: string, json: unknown): Format {
+  const { backend } = builtInDeclarationProblems(json);
+  return {
+    name,
+    extract(payload) {
+      if (backend?.sources.kind !== 'path') return null;
+      const found = fromPath(payload, backend, backend.sources.path);
+      return found && { drafts: found.drafts, ordered: true };
+    },
   };
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 import {
@@ -11,7 +11,10 @@ import {
   validateDeclarations,
   withDeclaration,
 } from './declared.js';
+import { builtInDeclarationProblems } from './declared-read.js';
 import { extractCitations } from './extract.js';
+import { FORMATS } from './formats/index.js';
+import { MAX_CITATIONS } from './limits.js';
 import { linkMarkers } from './markers.js';
 
 interface Examples {
@@ -339,4 +342,86 @@ test('attack: a long text list line by line, linear (a million characters read)'
   const text = `x\n---\n${Array.from({ length: 1000 }, (_, i) => line(i)).join('\n')}`;
   const result = extractCitations(answer(text), { declared: backend });
   assert.equal(result.citations.length, 1000);
+});
+
+/** Qianfan's shape, declared for any model: a list whose items carry their number. */
+const anyModel = () =>
+  declared({ sources: { path: 'search_results' }, fields: { title: 'title', url: 'url', number: 'index' } });
+
+test("attack: a declaration for any model claims only a list whose items carry its number, never every model's answers", () => {
+  const backend = anyModel();
+  // Perplexity's list at the same path, without numbers: not claimed, read by its own format.
+  const perplexity = { ...answer('Rain [1].'), search_results: [{ title: 'Rain', url: 'https://r.example/' }] };
+  assert.equal(extractCitations(perplexity, { anyModel: [backend] }).format, 'perplexity');
+  // An answer without the list, or with numbers only as text or in nested objects: nothing.
+  for (const body of [
+    { ...answer('Plain [1].') },
+    { ...answer('x'), search_results: [{ title: 'T', url: 'https://t.example/', index: 'one' }] },
+    { ...answer('x'), search_results: [{ title: 'T', url: 'https://t.example/', index: 1.5 }] },
+    { ...answer('x'), search_results: [[{ index: 1 }], 'index'] },
+    { ...answer('x'), search_results: { index: 1, title: 'T', url: 'https://t.example/' } },
+  ])
+    assert.notEqual(extractCitations(body, { anyModel: [backend] }).format, 'declared', JSON.stringify(body));
+});
+
+test('for any model: items named by their numbers only; one without (or below the base) is listed, named by no marker', () => {
+  const text = 'A [2] and B [1].';
+  const body = {
+    ...answer(text),
+    search_results: [
+      { index: 2, title: 'Two', url: 'https://e.example/2' },
+      { title: 'None', url: 'https://e.example/none' },
+      { index: 0, title: 'Zero', url: 'https://e.example/0' },
+      { index: '1', title: 'One', url: 'https://e.example/1' },
+    ],
+  };
+  const result = extractCitations(body, { anyModel: [anyModel()] });
+  assert.equal(result.format, 'declared');
+  assert.deepEqual(
+    result.citations.map((c) => [c.title, c.refs]),
+    [
+      ['Two', [2]],
+      ['None', []],
+      ['Zero', []],
+      ['One', [1]],
+    ],
+  );
+  assert.deepEqual(
+    linkMarkers(text, result.citations).map((s) => [text.slice(s.start, s.end), s.indices]),
+    [
+      ['[2]', [1]],
+      ['[1]', [4]],
+    ],
+  );
+  // The model's own declaration is read first.
+  assert.equal(extractCitations(body, { declared: myRag(), anyModel: [anyModel()] }).format, 'declared');
+});
+
+test('a list longer than the core reads: the rest counted, as a format counts it', () => {
+  const results = Array.from({ length: MAX_CITATIONS + 3 }, (_, i) => ({
+    index: i + 1,
+    title: `T${i}`,
+    url: `https://e.example/${i}`,
+  }));
+  const result = extractCitations({ ...answer('x'), search_results: results }, { anyModel: [anyModel()] });
+  assert.equal(result.citations.length, MAX_CITATIONS);
+  assert.equal(result.omitted, 3);
+});
+
+test("every built-in declaration (producers/*/declaration.json) is valid, one backend for any model, as the core checks an admin's", () => {
+  const producers = new URL('../../../producers/', import.meta.url);
+  const files = readdirSync(producers).filter((name) => existsSync(new URL(`${name}/declaration.json`, producers)));
+  assert.ok(files.includes('qianfan'));
+  for (const name of files) {
+    const json: unknown = JSON.parse(readFileSync(new URL(`${name}/declaration.json`, producers), 'utf8'));
+    assert.deepEqual(builtInDeclarationProblems(json).problems, [], name);
+    assert.deepEqual(validateDeclarations(json).errors, [], name);
+    assert.ok(
+      FORMATS.some((format) => format.name === name),
+      `${name} is registered in FORMATS`,
+    );
+  }
+  assert.deepEqual(builtInDeclarationProblems({ backends: [{ ...myRag().json }] }).problems, [
+    'must declare one backend, without "models": a built-in reads any model\'s answers',
+  ]);
 });

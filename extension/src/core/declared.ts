@@ -50,6 +50,7 @@ export type DeclaredSources =
 
 /** A validated declaration, ready to read with. `json` is it as it would be written back. */
 export interface Declared {
+  /** None: any model's answer whose list is there, its items carrying their `number` (declared-read.ts). */
   models: string[];
   sources: DeclaredSources;
   fields: Partial<Record<DeclaredField, DeclaredPath>>;
@@ -60,7 +61,7 @@ export interface Declared {
 
 /** A declaration as JSON, the shape an admin writes (docs/formats.md, "Declared backends"). */
 export interface DeclarationJson {
-  models: string[];
+  models?: string[];
   sources: { path: string } | { text: { heading: string } | { separator: true } };
   fields?: Partial<Record<DeclaredField, string>>;
   numbering?: 0 | 1;
@@ -245,11 +246,18 @@ function readBackend(value: unknown, index: number, errors: Errors): Declared | 
   const where = backendName(index, Array.isArray(value.models) ? value.models[0] : null);
   const before = errors.count;
   refuseUnknownKeys(value, ['models', 'sources', 'fields', 'numbering', 'markers'], where, errors);
-  const models = readModels(value.models, where, errors);
+  const anyModel = !('models' in value);
+  const models = anyModel ? [] : readModels(value.models, where, errors);
   const sources = readSources(value.sources, where, errors);
   let fields: Declared['fields'] = {};
   if (sources?.kind === 'path') fields = readFields(value.fields, where, errors) ?? {};
   else if (sources && 'fields' in value) errors.add(`${where}: fields: only for sources at a path`);
+  // Without models, what claims a payload is a list whose items carry the declared number: a list
+  // in the text, or one recognised by its path alone, would be read in every model's answers.
+  if (anyModel && sources && sources.kind !== 'path')
+    errors.add(`${where}: sources: without "models", must be a path (a list in the text is declared per model)`);
+  else if (anyModel && sources && !(isObject(value.fields) && 'number' in value.fields))
+    errors.add(`${where}: fields: without "models", must name "number", the field that claims a list`);
   const numbering = value.numbering ?? 1;
   const base = numbering === 0 ? 0 : numbering === 1 ? 1 : null;
   if (base === null) errors.add(`${where}: numbering: must be 0 or 1`);
@@ -271,7 +279,7 @@ function readBackend(value: unknown, index: number, errors: Errors): Declared | 
 export function declarationJson(declared: Omit<Declared, 'json'>): DeclarationJson {
   const { sources } = declared;
   const json: DeclarationJson = {
-    models: [...declared.models],
+    ...(declared.models.length ? { models: [...declared.models] } : {}),
     sources:
       sources.kind === 'path'
         ? { path: sources.path.text }

@@ -33,9 +33,11 @@ export function extractCitations(payload: unknown, options: ExtractOptions = {})
   }
   if (!body) return EMPTY();
   let unreadable: string | undefined;
-  // A declaration is the admin's (or the user's) word for this model: read before any format.
-  const formats = options.declared ? [declaredFormat(options.declared), ...FORMATS] : FORMATS;
-  for (const format of formats) {
+  // A declaration is the admin's (or the user's) word for this model, or for any model whose
+  // answer has its numbered list: read before any format.
+  const declared = [...(options.declared ? [options.declared] : []), ...(options.anyModel ?? [])];
+  const formats = declared.length ? [...declared.map(declaredFormat), ...FORMATS] : FORMATS;
+  for (const [i, format] of formats.entries()) {
     try {
       const found = format.extract(body);
       if (found && found.drafts.length > 0) {
@@ -47,9 +49,7 @@ export function extractCitations(payload: unknown, options: ExtractOptions = {})
           citations,
           ...(omitted ? { omitted } : {}),
           ...(found.field ? { field: found.field } : {}),
-          ...(format.name === DECLARED_FORMAT && options.declared?.markers
-            ? { notation: options.declared.markers }
-            : {}),
+          ...(format.name === DECLARED_FORMAT && declared[i]?.markers ? { notation: declared[i].markers } : {}),
         };
       }
       if (found) unreadable ??= format.name;

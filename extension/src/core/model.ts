@@ -113,4 +113,7 @@ export interface ExtractOptions {
   locale?: string;
   /** The declaration for the answer's model (declared.ts), read before every format. */
   declared?: Declared;
+  /** The declarations without models (declared.ts), read in order after the model's own, before
+   * every format: each claims a payload only when its list's items carry their number. */
+  anyModel?: readonly Declared[];
 }

@@ -79,7 +79,8 @@ function save(entry: DeclarationJson): void {
   const saved = savedText();
   const { backends, errors } = saved === null ? { backends: [], errors: [] } : parseDeclarations(saved);
   const others = (errors.length ? [] : backends).flatMap(({ json }) => {
-    const models = json.models.filter((name) => !entry.models.includes(name));
+    if (!json.models) return [json]; // one for any model: no model's to replace
+    const models = json.models.filter((name) => !entry.models?.includes(name));
     return models.length ? [{ ...json, models }] : [];
   });
   const kept = others.slice(-(DECLARATION_RULES.maxBackends - 1));

@@ -2,10 +2,13 @@
  * Every wire format, in the order they are tried: the first that recognises a payload wins.
  * More specific shapes come first (a grok2api body also has annotations; answer-spans, xAI and
  * NVIDIA RAG all use a top-level `citations`; Jina's annotations are url_citations without
- * offsets). Adding a format: one file here, one line below, and its scenario files
+ * offsets). Adding a format: one file here, one line below (or, for a list at a path, a
+ * producers/<name>/declaration.json and one builtInDeclaration line), and its scenario files
  * (docs/contributing.md).
  */
 
+import qianfanDeclaration from '../../../../producers/qianfan/declaration.json' with { type: 'json' };
+import { builtInDeclaration } from '../declared-read.js';
 import type { Format } from '../model.js';
 import { answerSpans } from './answer-spans.js';
 import { azureOnYourData } from './azure-on-your-data.js';
@@ -29,7 +32,6 @@ import { openaiChat } from './openai-chat.js';
 import { openaiResponses } from './openai-responses.js';
 import { openrag } from './openrag.js';
 import { perplexity } from './perplexity.js';
-import { qianfan } from './qianfan.js';
 import { ragflow } from './ragflow.js';
 import { textList } from './text-list.js';
 import { volcengineArk } from './volcengine-ark.js';
@@ -43,7 +45,7 @@ export const FORMATS: readonly Format[] = [
   groqCompound,
   grok2api,
   answerSpans,
-  qianfan, // before perplexity: both read a top-level `search_results`, only Qianfan's items have an `index`
+  builtInDeclaration('qianfan', qianfanDeclaration), // before perplexity: both read a top-level `search_results`, only Qianfan's items have an `index`
   perplexity,
   volcengineArk,
   fastgpt,
