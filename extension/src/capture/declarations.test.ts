@@ -148,3 +148,31 @@ test('the hub reads an answer of a declared model with its declaration, once the
   hub.setStored('m2', 'c1', { content: 'x [1]', model: 'my-rag', done: true });
   assert.equal(hub.citations('m2').citations.length, 1);
 });
+
+test("a declaration without models reads every answer whose list carries its number, whatever the model, this browser's first", async () => {
+  const numbered = (title: string) => ({
+    sources: { path: 'kb_hits' },
+    fields: { title, url: 'at', number: 'n' },
+  });
+  const storage = memoryStorage(backends(numbered('label')));
+  const declarations = createDeclarations(() => storage);
+  const hub = createHub(() => 'en', declarations);
+  const hit = { n: 1, caption: 'Caption', label: 'Label', at: 'https://hit.example/' };
+  hub.add('numbered', 'c1', { ...answer, kb_hits: [hit] }); // no model known
+  hub.add('unnumbered', 'c1', answer); // the same list, its items without a number
+  const redrawn: string[] = [];
+  hub.subscribe((state) => redrawn.push(state.messageId));
+  const anyModel = declarations.anyModel();
+  await loadAdminDeclarations(declarations, async () => response(200, backends(numbered('caption'))));
+  assert.deepEqual(redrawn, ['numbered', 'unnumbered'], 'every answer read again: the list for any model grew');
+  assert.notEqual(declarations.anyModel(), anyModel);
+  assert.deepEqual(
+    hub.citations('numbered').citations.map((c) => [c.title, c.refs]),
+    [['Label', [1]]],
+  );
+  assert.equal(hub.citations('unnumbered').citations.length, 0);
+  const same = declarations.anyModel();
+  storage.setItem(DECLARATIONS_KEY, backends(numbered('label'), kbHits('m')));
+  declarations.reload();
+  assert.equal(declarations.anyModel(), same, 'the same list while its declarations are the same');
+});

@@ -40,6 +40,8 @@ function browserText(storage: () => Storage | null): string | null {
   }
 }
 
+const anyModelText = (list: readonly Declared[]): string => JSON.stringify(list.map((backend) => backend.json));
+
 export function createDeclarations(storage: () => Storage | null = () => window.localStorage): Declarations {
   let admin: Declared[] = [];
   let browserRaw = browserText(storage);
@@ -51,8 +53,8 @@ export function createDeclarations(storage: () => Storage | null = () => window.
   const changed = (): void => {
     byModel = declarationsByModel(admin, browser);
     const now = forAnyModel();
-    // The same list while its declarations are the same: the hub reads every answer again when it is not.
-    if (now.length !== anyModel.length || now.some((backend, i) => backend !== anyModel[i])) anyModel = now;
+    // The same list while its declarations say the same: the hub reads every answer again when not.
+    if (anyModelText(now) !== anyModelText(anyModel)) anyModel = now;
     listeners.forEach((listener) => listener());
   };
   return {

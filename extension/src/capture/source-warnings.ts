@@ -17,7 +17,7 @@ export function warnAboutSources(hub: Hub): (state: MessageState) => void {
     const { format, unreadable, omitted, field, citations } = hub.citations(state.messageId);
     const message = state.messageId;
     if (field && format === DECLARED_FORMAT)
-      noteOnce(`declared:${field}`, `sources of message ${message} read from ${field}, as declared for its model.`);
+      noteOnce(`declared:${field}`, `sources of message ${message} read from ${field}, as declared.`);
     else if (field)
       noteOnce(
         `generic:${field}`,
