@@ -83,7 +83,7 @@ def buttons_latency_ms(tab: Tab, message_id: str) -> float | None:
 
 # What the bundle's bytes buy, by part of the extension (the first prefix a file matches).
 BUNDLE_PARTS = {
-    "wire formats": "extension/src/core/formats/",
+    "wire formats": ("extension/src/core/formats/", "producers/"),
     "export (core and ui)": ("extension/src/core/export", "extension/src/ui/export.ts", "extension/src/ui/chat-"),
     "core": "extension/src/core/",
     "capture": "extension/src/capture/",

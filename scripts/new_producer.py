@@ -1,8 +1,8 @@
 """Starts a named producer (docs/contributing.md, "Adding a producer"): writes its folder,
-producers/<name>/, and its parser, extension/src/core/formats/<name>.ts, from templates that
+producers/<name>/ (its data, its parser format.ts and its wire shape shape.ts), from templates that
 already agree with each other (a top-level `<name>_sources` list, [N] markers), then prints the one
-line to add to core/formats/index.ts. Replace the templates' wire format with the producer's own,
-read from its code or docs; scripts/verify_producers.py then says what is still missing.
+line to add to extension/src/core/formats/index.ts. Replace the templates' wire format with the
+producer's own, read from its code or docs; scripts/verify_producers.py then says what is missing.
 
     python scripts/new_producer.py <name>      # make new-producer NAME=<name>
 """
@@ -15,7 +15,6 @@ from pathlib import Path
 from mock_server.registry import PRODUCERS
 
 ROOT = Path(__file__).resolve().parent.parent
-FORMATS = ROOT / "extension" / "src" / "core" / "formats"
 NAME = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 
 SCENARIO = """\
@@ -81,8 +80,8 @@ PARSER = """\
  * producer's order; `[N]` is the N-th source (read in <owner/repository> @ <commit>, <path>).
  */
 
-import {{ arr, isObject, str }} from '../json.js';
-import type {{ Draft, Format }} from '../model.js';
+import {{ arr, isObject, str }} from '../../extension/src/core/json.js';
+import type {{ Draft, Format }} from '../../extension/src/core/model.js';
 
 export const {ident}: Format = {{
   name: '{name}',
@@ -102,6 +101,18 @@ export const {ident}: Format = {{
 }};
 """
 
+SHAPE = """\
+/** The wire shape of format {name} (format.ts) for the core's property tests (core/properties.test.ts):
+ * where its sources are and their fields, each of which may be missing, of another type or hostile. */
+
+import type fc from 'fast-check';
+
+import {{ chatBody, chatMessage, listOf, shaped, text, url }} from '../../extension/test-support/hostile.js';
+
+export const shape: fc.Arbitrary<unknown> = chatBody(chatMessage(), {{
+  {field}: listOf(shaped({{ title: text, url, snippet: text }})),
+}});
+"""
 
 EXPECTED = """\
 {{
@@ -127,9 +138,9 @@ SEEN = """\
 
 
 def scaffold(name: str) -> list[Path]:
-    folder, parser = PRODUCERS / name, FORMATS / f"{name}.ts"
-    if folder.exists() or parser.exists():
-        raise FileExistsError(f"{folder if folder.exists() else parser} exists already")
+    folder = PRODUCERS / name
+    if folder.exists():
+        raise FileExistsError(f"{folder} exists already")
     words = {
         "name": name,
         "title": " ".join(part.capitalize() for part in name.split("-")),
@@ -142,7 +153,8 @@ def scaffold(name: str) -> list[Path]:
         folder / "hostile.yaml": HOSTILE.format(**words),
         folder / "expected.json": EXPECTED.format(**words),
         folder / "seen.json": SEEN.format(**words),
-        parser: PARSER.format(**words),
+        folder / "format.ts": PARSER.format(**words),
+        folder / "shape.ts": SHAPE.format(**words),
     }
     for path, text in written.items():
         path.write_text(text)
@@ -167,9 +179,9 @@ def main() -> int:
     print(
         "\nThe one line to add, in extension/src/core/formats/index.ts (its import, and FORMATS before the\n"
         "formats whose shapes are less particular than its own):\n"
-        f"  import {{ {ident} }} from './{args.name}.js';   ...   {ident},\n"
-        "Then: a wire shape in extension/test-support/hostile.ts WIRE_FORMATS, make producer-tables,\n"
-        "make record-markup, and python scripts/verify_producers.py until it says every producer is whole."
+        f"  import {{ {ident} }} from '../../../../producers/{args.name}/format.js';   ...   {ident},\n"
+        "Then: make producer-tables, make record-markup, and make verify-producers until it says every\n"
+        "producer is whole. Nothing else names a producer: its shape, tests and data are found in its folder."
     )
     return 0
 

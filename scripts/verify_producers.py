@@ -9,14 +9,20 @@ What it checks, for each folder producers/<name>/:
 - hostile.yaml: the hostile twin, `extends: <name>`, with its `hostile:` checks;
 - malformed*.yaml (optional): each loads;
 - expected.json: one entry per scenario of the folder (the scenario and its variants) when the mock
-  serves it to Open WebUI directly; its `format` is registered in core/formats/index.ts, has its parser
-  core/formats/<format>.ts or its declaration producers/<format>/declaration.json; a scenario only a
-  LiteLLM proxy relays has its recorded answers in core/fixtures/litellm/ instead;
+  serves it to Open WebUI directly; its `format` has its parser, producers/<format>/format.ts (or, for
+  the core's own readers, extension/src/core/formats/<format>.ts), or its declaration
+  producers/<format>/declaration.json; a scenario only a LiteLLM proxy relays has its recorded answers
+  in core/fixtures/litellm/ instead;
 - declaration.json (a built-in written as a declaration): valid by the core's own validator, one
   backend without models, registered in FORMATS by `builtInDeclaration('<name>', …)`;
 - seen.json: one entry per scenario of the folder, recorded on every Open WebUI line in
-  test-support/markup/ (streamed and not, live and reloaded) unless tests/e2e/limits.py names a gap.
-And for every format of core/formats/index.ts, a wire shape in test-support/hostile.ts WIRE_FORMATS.
+  test-support/markup/ (streamed and not, live and reloaded) unless tests/e2e/limits.py names a gap;
+- format.ts (when the producer has its own format): a Format named as the folder, registered in
+  core/formats/index.ts, with its wire shape for the property tests beside it (shape.ts); every .ts of
+  the folder imports only the core, relatively (the parser is part of the pure core, bundled as such),
+  and its tests and shape also node:, fast-check and extension/test-support/.
+And for every format of core/formats/index.ts, a wire shape: its folder's shape.ts, or for the core's own
+readers an entry of CORE_WIRE_FORMATS in extension/test-support/hostile.ts.
 """
 
 import json
@@ -37,9 +43,14 @@ from scripts.producer_tables import pages
 from tests.e2e.limits import gap_for
 
 ROOT = Path(__file__).resolve().parent.parent
-FORMATS = ROOT / "extension" / "src" / "core" / "formats"
+CORE = ROOT / "extension" / "src" / "core"
+FORMATS = CORE / "formats"  # the core's own readers, of no producer
 REGISTRY = FORMATS / "index.ts"
-WIRE_SHAPES = ROOT / "extension" / "test-support" / "hostile.ts"
+TEST_SUPPORT = ROOT / "extension" / "test-support"
+CORE_WIRE_SHAPES = TEST_SUPPORT / "hostile.ts"
+PARSER, SHAPE = "format.ts", "shape.ts"  # in producers/<name>/
+IMPORTED = re.compile(r"(?:\bfrom|^import|\bimport\()\s*'([^']*)'", re.MULTILINE)
+TEST_PACKAGES = re.compile(r"^(node:[\w/]+|fast-check)$")
 MARKUP = ROOT / "extension" / "test-support" / "markup"
 LITELLM_ANSWERS = ROOT / "extension" / "src" / "core" / "fixtures" / "litellm"
 
@@ -49,10 +60,14 @@ def rel(path: Path) -> str:
 
 
 def registered_formats() -> list[str]:
-    """The formats of core/formats/index.ts's FORMATS, by the name of their file (the format's name), or
+    """The formats of core/formats/index.ts's FORMATS, by the name of their file or folder (the format's
+    name): `./<format>.js` for the core's own readers, `producers/<format>/format.js` for a producer's; or
     the name a built-in declaration is registered under."""
     text = REGISTRY.read_text()
-    files = dict(re.findall(r"^import \{ (\w+) \} from '\./([\w-]+)\.js';$", text, re.MULTILINE))
+    imports = re.findall(
+        r"^import \{ (\w+) \} from '(?:\./([\w-]+)|(?:\.\./){4}producers/([\w-]+)/format)\.js';$", text, re.MULTILINE
+    )
+    files = {ident: core or producer for ident, core, producer in imports}
     listed = text[text.index("export const FORMATS") :]
     entries = re.findall(r"^  (?:(\w+)|builtInDeclaration\('([\w-]+)', \w+\)),", listed, re.MULTILINE)
     return [files.get(ident) or name for ident, name in entries if ident in files or name]
@@ -93,10 +108,17 @@ def declaration_problems(files: list[Path]) -> Iterator[str]:
             yield f"{rel(REGISTRY)}: add builtInDeclaration({name!r}, …) to FORMATS, for {rel(file)}"
 
 
-def wire_shapes() -> set[str]:
-    """The formats test-support/hostile.ts has a fast-check wire shape for (WIRE_FORMATS' keys)."""
-    text = WIRE_SHAPES.read_text()
-    block = text[text.index("export const WIRE_FORMATS") :]
+def parser_file(fmt: str, producers: Path) -> Path:
+    """Where format `fmt`'s parser is: its producer's folder, or the core's own readers."""
+    own = producers / fmt / PARSER
+    return own if own.exists() or not (FORMATS / f"{fmt}.ts").exists() else FORMATS / f"{fmt}.ts"
+
+
+def core_wire_shapes() -> set[str]:
+    """The core's own readers with a fast-check wire shape in test-support/hostile.ts (CORE_WIRE_FORMATS'
+    keys); a producer's is its folder's shape.ts."""
+    text = CORE_WIRE_SHAPES.read_text()
+    block = text[text.index("export const CORE_WIRE_FORMATS") :]
     block = block[: block.index("\n};")]
     return {key.strip("'") for key in re.findall(r"^  ('[\w-]+'|\w+):", block, re.MULTILINE)}
 
@@ -165,6 +187,47 @@ def verify_folder(folder: Path, known: dict[str, Scenario]) -> Iterator[str]:
         yield from entries_problems(seen, names, "what a user sees of it")
         yield from markup_problems(names)
 
+    yield from code_problems(folder)
+
+
+def code_problems(folder: Path) -> Iterator[str]:
+    """The producer's own format, when it has one: named as its folder, registered, with its shape;
+    and every .ts of the folder importing only what the pure core may."""
+    parser = folder / PARSER
+    if parser.exists():
+        named = re.search(r"^  name: '([\w-]+)',$", parser.read_text(), re.MULTILINE)
+        if named is None or named.group(1) != folder.name:
+            yield f"{rel(parser)}: its Format's name must be its folder's, {folder.name!r} (expected.json's `format`)"
+        elif folder.name not in registered_formats():
+            yield f"{rel(REGISTRY)}: add format {folder.name!r} to FORMATS, before the formats it must precede"
+        if not (folder / SHAPE).exists():
+            yield f"{rel(folder / SHAPE)}: missing: format {folder.name!r}'s wire shape (the core's property tests)"
+    for path in sorted(folder.glob("*.ts")):
+        yield from import_problems(path)
+
+
+def import_problems(path: Path) -> Iterator[str]:
+    """A producer's parser is pure core: it imports only the core (relatively: extension/src/core/, or
+    another producer's parser), never ui/, capture/, persist/, host/ or a package. Its tests and wire
+    shape may also import node: modules, fast-check and extension/test-support/."""
+    test_code = path.name == SHAPE or path.name.endswith(".test.ts")
+    folder = ROOT / "producers" / path.parent.name  # where its relative imports start from in the repository
+    for imported in IMPORTED.findall(path.read_text()):
+        if imported.startswith("."):
+            target = (folder / imported).resolve()
+            allowed = (
+                target.is_relative_to(CORE)
+                or (target.parent.parent == folder.parent and target.name == "format.js")
+                or (test_code and (target.is_relative_to(TEST_SUPPORT) or target.parent == folder))
+            )
+        else:
+            allowed = test_code and TEST_PACKAGES.match(imported) is not None
+        if not allowed:
+            yield (
+                f"{rel(path)}: imports {imported!r}: a producer's code imports only the core (extension/src/core/), "
+                "relatively; its tests and shape.ts also node:, fast-check and extension/test-support/"
+            )
+
 
 def hostile_problems(path: Path, known: dict[str, Scenario]) -> Iterator[str]:
     if not path.exists():
@@ -185,14 +248,14 @@ def expectation_problems(path: Path, names: list[str]) -> Iterator[str]:
         return
     yield from entries_problems(path, names, "the core's expectations")
     entries, _ = read_json(path)
-    formats = registered_formats()
     for model, entry in (entries or {}).items():
         fmt = entry.get("format") if isinstance(entry, dict) else None
         if fmt is None:
             continue  # a variant's (`like`) is its scenario's
-        if not (FORMATS / f"{fmt}.ts").exists() and not (PRODUCERS / fmt / "declaration.json").exists():
-            yield f"{rel(FORMATS / f'{fmt}.ts')}: missing: the parser of format {fmt!r} ({model}'s)"
-        if fmt not in formats:
+        parser = parser_file(fmt, path.parent.parent)
+        if not parser.exists() and not (path.parent.parent / fmt / "declaration.json").exists():
+            yield f"{rel(parser)}: missing: the parser of format {fmt!r} ({model}'s)"
+        elif parser.parent == FORMATS and fmt not in registered_formats():
             yield f"{rel(REGISTRY)}: add format {fmt!r} to FORMATS ({model}'s), before the formats it must precede"
 
 
@@ -227,11 +290,11 @@ def problems() -> list[str]:
         for problem in verify_folder(folder, known)
     ]
     found += declaration_problems(sorted(PRODUCERS.glob("*/declaration.json")))
-    shapes = wire_shapes()
+    shapes = core_wire_shapes()
     found += [
-        f"{rel(WIRE_SHAPES)}: add a wire shape for {fmt!r} to WIRE_FORMATS (the core's property tests)"
+        f"{rel(CORE_WIRE_SHAPES)}: add a wire shape for {fmt!r} to CORE_WIRE_FORMATS (the core's property tests)"
         for fmt in registered_formats()
-        if fmt not in shapes
+        if parser_file(fmt, PRODUCERS).parent == FORMATS and fmt not in shapes
     ]
     stale = [rel(path) for path, text in pages().items() if path.read_text() != text]
     if stale:

@@ -45,10 +45,40 @@ def test_a_folder_with_only_its_scenario_is_told_each_file_to_add(acme: Path) ->
     ]
 
 
-def test_an_expectation_of_an_unregistered_format_names_the_parser_and_the_registry(acme: Path) -> None:
+def test_an_expectation_of_a_format_without_its_parser_names_the_parser(acme: Path) -> None:
     (acme / "expected.json").write_text(json.dumps({"acme": {"format": "acme", "titles": [], "spans": []}}))
     named = [problem.split(":")[0] for problem in found(acme) if "'acme'" in problem]
-    assert named == ["extension/src/core/formats/acme.ts", "extension/src/core/formats/index.ts"]
+    assert named == [str(acme / "format.ts")]
+
+
+def test_a_parser_not_registered_and_without_its_shape_names_the_registry_and_the_shape(acme: Path) -> None:
+    (acme / "format.ts").write_text("export const acme: Format = {\n  name: 'acme',\n};\n")
+    named = [problem.split(":")[0] for problem in found(acme) if "'acme'" in problem]
+    assert named == ["extension/src/core/formats/index.ts", str(acme / "shape.ts")]
+
+
+def test_a_producers_code_imports_only_the_core(acme: Path) -> None:
+    (acme / "format.ts").write_text(
+        "import { str } from '../../extension/src/core/json.js';\n"
+        "import { x } from '../../extension/src/ui/answer.js';\n"
+        "import { y } from '../../extension/src/capture/fetch.js';\n"
+        "import { z } from 'some-package';\n"
+        "import { w } from './shape.js';\n"
+        "export const acme: Format = {\n  name: 'acme',\n};\n"
+    )
+    (acme / "shape.ts").write_text(
+        "import fc from 'fast-check';\n"
+        "import { shaped } from '../../extension/test-support/hostile.js';\n"
+        "import { persist } from '../../extension/src/persist/outbox.js';\n"
+    )
+    refused = [problem.split(": imports ")[1].split(":")[0] for problem in found(acme) if ": imports " in problem]
+    assert refused == [
+        "'../../extension/src/ui/answer.js'",
+        "'../../extension/src/capture/fetch.js'",
+        "'some-package'",
+        "'./shape.js'",
+        "'../../extension/src/persist/outbox.js'",
+    ]
 
 
 def test_entries_must_be_the_folders_scenarios(acme: Path) -> None:
@@ -70,10 +100,12 @@ def test_a_scenario_missing_from_a_recorded_line_names_the_recording(
     ]
 
 
-def test_a_format_without_a_wire_shape_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(verify_producers, "wire_shapes", lambda: set(verify_producers.registered_formats()) - {"exa"})
+def test_a_core_reader_without_a_wire_shape_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    shapes = verify_producers.core_wire_shapes() - {"text-list"}
+    monkeypatch.setattr(verify_producers, "core_wire_shapes", lambda: shapes)
     assert problems() == [
-        "extension/test-support/hostile.ts: add a wire shape for 'exa' to WIRE_FORMATS (the core's property tests)"
+        "extension/test-support/hostile.ts: add a wire shape for 'text-list' to CORE_WIRE_FORMATS "
+        "(the core's property tests)"
     ]
 
 
@@ -82,14 +114,12 @@ def test_a_scaffolded_producer_lacks_only_its_registry_line_and_recordings(
 ) -> None:
     monkeypatch.setattr(registry, "PRODUCERS", tmp_path)
     monkeypatch.setattr(new_producer, "PRODUCERS", tmp_path)
-    monkeypatch.setattr(new_producer, "FORMATS", tmp_path)
-    monkeypatch.setattr(verify_producers, "FORMATS", tmp_path)
     shutil.copy(PRODUCERS / "_hostile-payloads.yaml", tmp_path)
     new_producer.scaffold("acme-search")
     remaining = [problem.split(":")[0] for problem in found(tmp_path / "acme-search")]
-    assert remaining == ["extension/src/core/formats/index.ts"] + [
+    assert remaining == [
         f"extension/test-support/markup/{recording.name}" for recording in sorted(MARKUP.glob("*.json"))
-    ]
+    ] + ["extension/src/core/formats/index.ts"]
 
 
 def test_a_built_in_declaration_is_checked_by_the_cores_validator_and_must_be_registered(acme: Path) -> None:

@@ -175,9 +175,9 @@ export function shaped(fields: Record<string, fc.Arbitrary<unknown>>): fc.Arbitr
     .map(([own, extra]) => Object.fromEntries([...own, extra].filter((entry) => entry !== undefined)));
 }
 
-const listOf = (item: fc.Arbitrary<unknown>): fc.Arbitrary<unknown[]> => fc.array(field(item), { maxLength: 3 });
+export const listOf = (item: fc.Arbitrary<unknown>): fc.Arbitrary<unknown[]> => fc.array(field(item), { maxLength: 3 });
 
-const url = fc.oneof(
+export const url = fc.oneof(
   fc.constantFrom(
     'https://e.example/a',
     'https://e.example/b',
@@ -188,8 +188,8 @@ const url = fc.oneof(
   fc.webUrl({ withQueryParameters: true, withFragments: true }),
   hostileString,
 );
-const text = fc.oneof(fc.string({ maxLength: 40 }), hostileString);
-const answer = fc
+export const text = fc.oneof(fc.string({ maxLength: 40 }), hostileString);
+export const answer = fc
   .array(
     fc.oneof(
       text,
@@ -202,12 +202,12 @@ const answer = fc
     },
   )
   .map((parts) => parts.join(''));
-const count = fc.oneof(fc.nat(60), hostileNumber, fc.constantFrom('3', ' 7 ', '-1', '1e3'));
-const score = fc.oneof(fc.double({ min: -20, max: 20, noNaN: true }), hostileNumber);
+export const count = fc.oneof(fc.nat(60), hostileNumber, fc.constantFrom('3', ' 7 ', '-1', '1e3'));
+export const score = fc.oneof(fc.double({ min: -20, max: 20, noNaN: true }), hostileNumber);
 
 // url_citation annotations, nested (Chat Completions) or flat (Responses, proxies), and file citations.
 const urlCitation = shaped({ url, title: text, start_index: count, end_index: count });
-const annotation = fc.oneof(
+export const annotation = fc.oneof(
   shaped({ type: fc.constant('url_citation'), url_citation: urlCitation }),
   urlCitation.map((flat) => ({ type: 'url_citation', ...flat })),
   shaped({
@@ -219,9 +219,9 @@ const annotation = fc.oneof(
     end_index: count,
   }),
 );
-const chatMessage = (extra: Record<string, fc.Arbitrary<unknown>> = {}) =>
+export const chatMessage = (extra: Record<string, fc.Arbitrary<unknown>> = {}) =>
   shaped({ role: fc.constant('assistant'), content: answer, annotations: listOf(annotation), ...extra });
-const chatBody = (message: fc.Arbitrary<unknown>, top: Record<string, fc.Arbitrary<unknown>> = {}) => {
+export const chatBody = (message: fc.Arbitrary<unknown>, top: Record<string, fc.Arbitrary<unknown>> = {}) => {
   const choice = fc.oneof(
     shaped({ index: count, message, finish_reason: text }),
     shaped({ index: count, delta: message, finish_reason: text }),
@@ -233,58 +233,6 @@ const chatBody = (message: fc.Arbitrary<unknown>, top: Record<string, fc.Arbitra
     ...top,
   });
 };
-
-const openragSource = shaped({
-  source_type: fc.constantFrom('web', 'document'),
-  file_url: url,
-  chunk_url: url,
-  url,
-  filename: text,
-  source: text,
-  title: text,
-  snippet: text,
-  page_content: text,
-  relevance_score: score,
-  page: count,
-});
-const openragExtra = shaped({ sources: listOf(openragSource) });
-
-const azureDocument = shaped({
-  title: text,
-  filepath: text,
-  url,
-  chunk_id: fc.oneof(text, count),
-  content: text,
-  rerank_score: score,
-  original_search_score: score,
-  filter_reason: fc.constantFrom(null, 'score', 'rerank'),
-});
-const azureContext = shaped({
-  citations: listOf(azureDocument),
-  all_retrieved_documents: listOf(azureDocument),
-  intent: text,
-});
-
-/** A quote cut from its source text, with offsets in some unit (or off by some). */
-const quoted = fc.tuple(text, fc.nat(40), fc.nat(40), fc.integer({ min: -2, max: 2 })).map(([content, a, b, skew]) => {
-  const [start, end] = [Math.min(a, b, content.length), Math.min(Math.max(a, b), content.length)];
-  return { content, quote: content.slice(start, end), quote_start: start + skew, quote_end: end + skew };
-});
-const spanCitation = fc
-  .tuple(
-    quoted,
-    shaped({
-      section_id: fc.oneof(text, count),
-      title: text,
-      page_start: count,
-      page_end: count,
-      quote: text,
-      quote_start: count,
-      quote_end: count,
-      content: text,
-    }),
-  )
-  .map(([quote, other]) => ({ ...quote, ...other }));
 
 const storedCitation = shaped({
   id: text,
@@ -318,83 +266,6 @@ const openWebuiSource = shaped({
   distances: listOf(score),
 });
 
-// A web_search_call with `include: ["web_search_call.action.sources"]`: the pages searched.
-const webSearchCall = shaped({
-  id: text,
-  type: fc.constant('web_search_call'),
-  status: text,
-  action: shaped({
-    type: fc.constantFrom('search', 'open_page', 'find_in_page'),
-    query: text,
-    queries: listOf(text),
-    url,
-    pattern: text,
-    sources: listOf(shaped({ type: fc.constantFrom('url', 'api'), url, name: text })),
-  }),
-});
-const responsesOutput = listOf(
-  fc.oneof(
-    shaped({
-      type: fc.constant('message'),
-      content: listOf(
-        shaped({
-          type: fc.constantFrom('output_text', 'refusal'),
-          text: answer,
-          annotations: listOf(annotation),
-        }),
-      ),
-    }),
-    webSearchCall,
-  ),
-);
-
-const ragflowChunk = shaped({
-  id: text,
-  content: text,
-  document_id: text,
-  document_name: text,
-  url,
-  positions: listOf(listOf(count)),
-  similarity: score,
-});
-const nvidiaResult = shaped({
-  document_id: text,
-  document_name: text,
-  document_type: fc.constantFrom('text', 'image', 'table', 'chart'),
-  content: text,
-  score,
-  metadata: shaped({ page_number: count, description: text }),
-});
-const groqResult = shaped({ title: text, url, content: text, score });
-const jinaAnnotation = shaped({
-  type: fc.constant('url_citation'),
-  url_citation: shaped({ title: text, exactQuote: text, url, dateTime: text }),
-});
-const footnotes = fc
-  .array(fc.tuple(count, text, text, url), { maxLength: 5 })
-  .map((defs) =>
-    defs.map(([n, quote, title, link]) => `\n\n[^${String(n)}]: ${quote} [${title}](${String(link)})`).join(''),
-  );
-// LightRAG's references list closing the answer: a heading of its forms, then lines of [n], [^n],
-// [KG] or [DC] with any title (a web address, one spanning lines), or any text at all.
-const referencesList = fc
-  .tuple(
-    fc.constantFrom('### References', '**References**', 'References:', '## References ##', '```\n### References'),
-    fc.array(
-      fc.oneof(
-        fc
-          .tuple(
-            fc.constantFrom('- ', '* ', '1. ', '', '  - '),
-            fc.constantFrom('[1]', '[^2]', '[KG]', '[DC]', '[0]'),
-            fc.oneof(text, url),
-          )
-          .map(([bullet, mark, title]) => `${bullet}${mark} ${String(title)}`),
-        text,
-      ),
-      { maxLength: 5 },
-    ),
-  )
-  .map(([heading, lines]) => `\n\n${heading}\n\n${lines.join('\n')}`);
 // A list of sources written in the answer's text (source-lists.ts), under a heading or none,
 // before or after the answer, in each line shape the text-list reader takes.
 const sourceListText = fc
@@ -431,137 +302,6 @@ const sourceListText = fc
       return before ? `${list}\n${a}` : `${a}\n\n${list}`;
     }),
   );
-const braveTag = shaped({ number: count, url, snippet: text, start_index: count, end_index: count }).chain((tag) =>
-  fc.constantFrom(
-    `<citation>${jsonText(tag)}</citation>`,
-    `<citation>${jsonText(tag)}`,
-    `<usage>${jsonText(tag)}</usage>`,
-  ),
-);
-const claudeCitation = shaped({
-  type: fc.constantFrom(
-    'char_location',
-    'page_location',
-    'content_block_location',
-    'search_result_location',
-    'web_search_result_location',
-    'other',
-  ),
-  cited_text: text,
-  document_index: count,
-  document_title: text,
-  start_page_number: count,
-  end_page_number: count,
-  url,
-  source: url,
-  title: text,
-  supported_text: text,
-});
-const geminiMetadata = shaped({
-  groundingChunks: listOf(
-    shaped({ web: shaped({ uri: url, title: text }), retrievedContext: shaped({ uri: url, title: text, text }) }),
-  ),
-  groundingSupports: listOf(
-    shaped({ segment: shaped({ startIndex: count, endIndex: count, text }), groundingChunkIndices: listOf(count) }),
-  ),
-  searchEntryPoint: shaped({ renderedContent: text }),
-});
-const arkReference = shaped({
-  url,
-  mobile_url: url,
-  logo_url: url,
-  site_name: text,
-  title: text,
-  summary: text,
-  publish_time: text,
-  cover_image: shaped({ url, width: count, height: count }),
-  doc_id: text,
-  doc_name: text,
-  doc_title: text,
-  chunk_id: fc.oneof(text, count),
-  chunk_title: text,
-  page_nums: fc.oneof(text, count, listOf(count), fc.constantFrom('3', '3,4', '[3, 4]', '0', '9007199254740993')),
-  file_name: text,
-  extra: hostileValue,
-});
-const exaCitation = shaped({
-  id: fc.oneof(url, text),
-  url,
-  title: text,
-  author: fc.oneof(text, fc.constant(null)),
-  publishedDate: fc.oneof(text, fc.constant(null)),
-  text,
-  image: url,
-  favicon: url,
-});
-const fastgptQuote = shaped({
-  id: fc.oneof(text, fc.constantFrom('6650c0a1b2c3d4e5f6a7b801', '6650c0a1b2c3d4e5f6a7b802')),
-  q: text,
-  a: text,
-  sourceName: text,
-  sourceId: text,
-  datasetId: text,
-  collectionId: text,
-  chunkIndex: count,
-  updateTime: text,
-  score: fc.oneof(
-    score,
-    listOf(
-      shaped({ type: fc.constantFrom('embedding', 'fullText', 'reRank', 'rrf', 'other'), value: score, index: count }),
-    ),
-  ),
-});
-const fastgptNode = shaped({
-  moduleName: text,
-  moduleType: fc.constantFrom('datasetSearchNode', 'chatNode', 'tools'),
-  quoteList: listOf(fastgptQuote),
-  toolDetail: listOf(shaped({ moduleType: text, quoteList: listOf(fastgptQuote) })),
-});
-const mimoAnnotation = shaped({
-  site_name: text,
-  summary: text,
-  title: text,
-  type: fc.constantFrom('url_citation', 'web_search_highlight'),
-  url,
-});
-const minimaxResult = shaped({ no: count, url, title: text, content: text, web_icon: url });
-const minimaxMessage = fc.oneof(
-  shaped({
-    role: fc.constant('assistant'),
-    content: answer,
-    annotations: listOf(
-      shaped({ text: fc.oneof(text, fc.constantFrom('【5†source】', '【†source】', '【99999†')), url, quote: text }),
-    ),
-  }),
-  shaped({
-    role: fc.constant('tool'),
-    tool_call_id: text,
-    content: fc.oneof(text, listOf(minimaxResult).map(jsonText)),
-  }),
-);
-const vectorStoreResult = shaped({
-  score,
-  content: listOf(shaped({ type: fc.constantFrom('text', 'image'), text })),
-  file_id: text,
-  filename: text,
-  attributes: shaped({ url, page: count }),
-});
-// Mistral's content chunks: text, tool_reference (a page after the text it supports), reference (ids
-// only) and thinking (whose list may name pages too).
-const mistralToolReference = shaped({
-  type: fc.constant('tool_reference'),
-  tool: fc.oneof(fc.constantFrom('web_search', 'document_library'), text),
-  title: text,
-  url,
-  favicon: url,
-  description: text,
-});
-const mistralChunk = fc.oneof(
-  shaped({ type: fc.constant('text'), text }),
-  mistralToolReference,
-  shaped({ type: fc.constant('reference'), reference_ids: listOf(fc.oneof(count, text)) }),
-  shaped({ type: fc.constant('thinking'), thinking: listOf(fc.oneof(mistralToolReference, hostileValue)) }),
-);
 const sourceLike = shaped({
   url,
   title: text,
@@ -573,104 +313,12 @@ const sourceLike = shaped({
   text,
 });
 
-/** One generator per format of the registry (formats/index.ts), keyed by its name. */
-export const WIRE_FORMATS: Record<string, fc.Arbitrary<unknown>> = {
-  'azure-on-your-data': fc.oneof(
-    chatBody(chatMessage({ context: azureContext })),
-    shaped({
-      choices: fc.tuple(
-        shaped({ messages: listOf(shaped({ role: fc.constant('tool'), content: azureContext.map(jsonText) })) }),
-      ),
-    }),
-    shaped({ context: azureContext }),
-  ),
-  openrag: fc.oneof(
-    chatBody(chatMessage(), {
-      extra: fc.oneof(openragExtra.map(jsonText), openragExtra, fc.constantFrom('{}', '{"sources": [')),
-    }),
-  ),
-  grok2api: chatBody(chatMessage(), {
-    search_sources: listOf(shaped({ url, title: text, type: fc.constantFrom('web', 'x_post') })),
-  }),
-  'answer-spans': chatBody(chatMessage(), { citations: listOf(spanCitation) }),
-  perplexity: chatBody(chatMessage(), {
-    search_results: listOf(
-      shaped({ title: text, url, date: text, snippet: text, source: fc.constantFrom('web', 'attachment') }),
-    ),
-    citations: listOf(url),
-  }),
+/** The wire shapes of the core's own readers (core/formats/), keyed by the format's name; a named
+ * producer's is in its folder, producers/<name>/shape.ts (test-support/wire-formats.ts joins them). */
+export const CORE_WIRE_FORMATS: Record<string, fc.Arbitrary<unknown>> = {
   qianfan: chatBody(chatMessage(), { search_results: listOf(shaped({ index: count, url, title: text })) }),
-  'grok2api-go': chatBody(chatMessage(), { citations: listOf(url) }),
-  'volcengine-ark': chatBody(chatMessage(), { references: listOf(arkReference) }),
-  fastgpt: chatBody(chatMessage(), { responseData: listOf(fastgptNode) }),
-  exa: chatBody(chatMessage({ citations: listOf(exaCitation) }), { citations: listOf(exaCitation) }),
-  'xiaomi-mimo': chatBody(chatMessage({ annotations: listOf(fc.oneof(mimoAnnotation, annotation)) })),
-  minimax: shaped({
-    id: text,
-    object: fc.constantFrom('chat.completion', 'chat.completion.chunk'),
-    choices: listOf(
-      shaped({ index: count, finish_reason: text, message: chatMessage(), messages: listOf(minimaxMessage) }),
-    ),
-  }),
-  'openai-responses': fc.oneof(
-    shaped({ object: fc.constant('response'), output: responsesOutput }),
-    shaped({ type: fc.constant('response.output_text.annotation.added'), annotation }),
-    shaped({ type: fc.constant('response.output_item.done'), item: webSearchCall }),
-    shaped({ type: fc.constant('response.output_text.delta'), delta: answer }),
-    shaped({ type: fc.constant('response.completed'), response: shaped({ output: responsesOutput }) }),
-  ),
   'openai-chat': chatBody(chatMessage()),
-  mistral: chatBody(chatMessage({ content: fc.oneof(listOf(mistralChunk), answer) })),
-  ragflow: chatBody(
-    chatMessage({
-      reference: fc.oneof(
-        listOf(ragflowChunk),
-        shaped({ chunks: fc.dictionary(fc.oneof(count.map(String), text), ragflowChunk) }),
-        text,
-      ),
-    }),
-  ),
-  'nvidia-rag': chatBody(chatMessage(), { citations: shaped({ total_results: count, results: listOf(nvidiaResult) }) }),
-  'groq-compound': chatBody(
-    chatMessage({
-      executed_tools: listOf(
-        shaped({
-          index: count,
-          type: text,
-          search_results: shaped({ results: listOf(groqResult) }),
-          browser_results: listOf(groqResult),
-        }),
-      ),
-    }),
-  ),
-  'jina-deepsearch': chatBody(
-    chatMessage({ annotations: listOf(jinaAnnotation), content: fc.tuple(answer, footnotes).map(([a, f]) => a + f) }),
-  ),
-  brave: chatBody(
-    chatMessage({ content: fc.array(fc.oneof(text, braveTag), { maxLength: 6 }).map((parts) => parts.join('')) }),
-  ),
-  lightrag: chatBody(chatMessage({ content: fc.tuple(answer, referencesList).map(([a, r]) => a + r) })),
   'text-list': chatBody(chatMessage({ content: sourceListText })),
-  'claude-citations': chatBody(
-    chatMessage({
-      provider_specific_fields: shaped({
-        citations: listOf(fc.oneof(listOf(claudeCitation), claudeCitation)),
-        citation: claudeCitation,
-        web_search_results: listOf(shaped({ content: listOf(shaped({ url, title: text, page_age: text })) })),
-      }),
-    }),
-  ),
-  'litellm-knowledge-base': chatBody(
-    chatMessage({
-      provider_specific_fields: shaped({
-        search_results: fc.oneof(listOf(shaped({ object: text, data: listOf(vectorStoreResult) })), text),
-        vector_store_search_failures: listOf(shaped({ vector_store_id: text, error: text })),
-      }),
-    }),
-  ),
-  'gemini-grounding': chatBody(chatMessage(), {
-    vertex_ai_grounding_metadata: fc.oneof(listOf(geminiMetadata), geminiMetadata),
-  }),
   generic: chatBody(chatMessage({ references: listOf(sourceLike) }), {
     results: listOf(sourceLike),
     documents: listOf(sourceLike).map(jsonText),
@@ -681,8 +329,6 @@ export const WIRE_FORMATS: Record<string, fc.Arbitrary<unknown>> = {
     openWebuiSource,
   ),
 };
-
-export const anyWirePayload: fc.Arbitrary<unknown> = fc.oneof(...Object.values(WIRE_FORMATS));
 
 /** JSON as it travels: what JSON.parse gives back (no undefined, NaN or -0). */
 export const asJson = (value: unknown): unknown => JSON.parse(jsonText(value));
@@ -696,19 +342,6 @@ export const sseText = (chunks: unknown[], cut: number, crlf: boolean): string =
   const whole = [...events, 'data: [DONE]\n\n'].join('');
   return (crlf ? whole.replace(/\n/g, '\r\n') : whole).slice(0, whole.length - cut);
 };
-
-/** What a page may hand the core: a body, chunks, SSE text, or anything else. */
-export const anyPayload: fc.Arbitrary<unknown> = fc.oneof(
-  { weight: 4, arbitrary: anyWirePayload },
-  { weight: 1, arbitrary: hostileValue },
-  { weight: 1, arbitrary: fc.array(anyWirePayload, { maxLength: 4 }) },
-  {
-    weight: 1,
-    arbitrary: fc
-      .tuple(fc.array(anyWirePayload, { maxLength: 4 }), fc.nat(30), fc.boolean())
-      .map(([chunks, cut, crlf]) => sseText(chunks, cut, crlf)),
-  },
-);
 
 /** Answer text with every kind of marker, code spans, source blocks and hostile text between them. */
 export const markerText: fc.Arbitrary<string> = fc

@@ -1,5 +1,6 @@
 /** The citation core: pure functions, no DOM, no network; none of them throws. */
 
+export { PLACED_BY_POSITION } from '../../../producers/claude-citations/format.js';
 export { type Accumulator, createAccumulator } from './accumulate.js';
 export { shownBranch } from './branch.js';
 export { type Candidate, findCandidates } from './candidates.js';
@@ -26,7 +27,6 @@ export { ris } from './export/ris.js';
 export { bibliography, type Entry, type ExportedAnswer } from './export/sources.js';
 export { extractCitations } from './extract.js';
 export { opensFootnoteDefinition } from './footnotes.js';
-export { PLACED_BY_POSITION } from './formats/claude-citations.js';
 export { FORMATS } from './formats/index.js';
 export { isOwnSource, STORED_KEY } from './formats/open-webui.js';
 export { isUntitledSource, untitledSource } from './i18n.js';

@@ -1,7 +1,7 @@
 /**
  * Totality of the core's public API (index.ts) under hostile input: for values shaped like
  * every wire format with wrong types, nulls, huge numbers, deep nesting and lone surrogates
- * (test-support/hostile.ts), and for anything else, no entry point throws, every link is
+ * (producers/<name>/shape.ts, test-support/hostile.ts), and for anything else, no entry point throws, every link is
  * http(s) or same-origin relative, every span lies inside the text, a highlighted quote is the
  * quote. FC_RUNS sets the cases per property: 2,000 in `npm test`, 100,000 in `npm run fuzz`.
  */
@@ -12,8 +12,6 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 
 import {
-  anyPayload,
-  anyWirePayload,
   asJson,
   hostileLocale,
   hostileString,
@@ -21,8 +19,8 @@ import {
   jsonText,
   markerText,
   sseText,
-  WIRE_FORMATS,
 } from '../../test-support/hostile.js';
+import { anyPayload, anyWirePayload, WIRE_FORMATS } from '../../test-support/wire-formats.js';
 import {
   createAccumulator,
   type ExtractResult,
@@ -103,7 +101,13 @@ test('extractCitations: any payload, any locale, no throw, well-formed citations
   );
 });
 
-// Every registered format has its shape: scripts/verify_producers.py checks it.
+test("every registered format has its wire shape: producers/<name>/shape.ts, or the core readers' in test-support/hostile.ts", () => {
+  assert.deepEqual(
+    FORMATS.map((format) => format.name).filter((name) => !(name in WIRE_FORMATS)),
+    [],
+  );
+});
+
 for (const format of FORMATS) {
   const ownShape = WIRE_FORMATS[format.name];
   if (ownShape)

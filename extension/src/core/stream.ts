@@ -7,8 +7,8 @@
  * rebuilds one body that the formats read as if it had not been streamed.
  */
 
+import { namesPages } from '../../../producers/mistral/format.js';
 import { namesSources } from './formats/generic.js';
-import { namesPages } from './formats/mistral.js';
 import { arr, firstChoice, isObject, type JsonObject, obj, parseJsonString } from './json.js';
 import { MAX_CITATIONS } from './limits.js';
 
@@ -148,7 +148,7 @@ export function createMerger(): ChunkMerger {
   // annotations) as `choices[0].messages` on its last chunk: kept as sent, the last one wins.
   let choiceMessages: unknown[] | null = null;
   const choiceFields = new Map<string, unknown>(); // replacing fields, as `top`
-  // Mistral's content is a list of chunks when it cites (formats/mistral.ts): their texts are the
+  // Mistral's content is a list of chunks when it cites (producers/mistral/format.ts): their texts are the
   // answer's; a chunk naming pages (a tool_reference, a thinking chunk holding some) is kept with
   // where in the text it came, the point it cites.
   const pageChunks: Array<{ at: number; chunk: JsonObject }> = [];

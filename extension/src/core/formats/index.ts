@@ -7,35 +7,35 @@
  * (docs/contributing.md).
  */
 
+import { answerSpans } from '../../../../producers/answer-spans/format.js';
+import { azureOnYourData } from '../../../../producers/azure-on-your-data/format.js';
+import { brave } from '../../../../producers/brave/format.js';
+import { claudeCitations } from '../../../../producers/claude-citations/format.js';
+import { exa } from '../../../../producers/exa/format.js';
+import { fastgpt } from '../../../../producers/fastgpt/format.js';
+import { geminiGrounding } from '../../../../producers/gemini-grounding/format.js';
+import { grok2api } from '../../../../producers/grok2api/format.js';
+import { grok2apiGo } from '../../../../producers/grok2api-go/format.js';
+import { groqCompound } from '../../../../producers/groq-compound/format.js';
+import { jinaDeepsearch } from '../../../../producers/jina-deepsearch/format.js';
+import { lightrag } from '../../../../producers/lightrag/format.js';
+import { litellmKnowledgeBase } from '../../../../producers/litellm-knowledge-base/format.js';
+import { minimax } from '../../../../producers/minimax/format.js';
+import { mistral } from '../../../../producers/mistral/format.js';
+import { nvidiaRag } from '../../../../producers/nvidia-rag/format.js';
+import { openaiResponses } from '../../../../producers/openai-responses/format.js';
+import { openrag } from '../../../../producers/openrag/format.js';
+import { perplexity } from '../../../../producers/perplexity/format.js';
+import { ragflow } from '../../../../producers/ragflow/format.js';
+import { volcengineArk } from '../../../../producers/volcengine-ark/format.js';
+import { xiaomiMimo } from '../../../../producers/xiaomi-mimo/format.js';
 import qianfanDeclaration from '../../../../producers/qianfan/declaration.json' with { type: 'json' };
 import { builtInDeclaration } from '../declared-read.js';
 import type { Format } from '../model.js';
-import { answerSpans } from './answer-spans.js';
-import { azureOnYourData } from './azure-on-your-data.js';
-import { brave } from './brave.js';
-import { claudeCitations } from './claude-citations.js';
-import { exa } from './exa.js';
-import { fastgpt } from './fastgpt.js';
-import { geminiGrounding } from './gemini-grounding.js';
 import { generic } from './generic.js';
-import { grok2api } from './grok2api.js';
-import { grok2apiGo } from './grok2api-go.js';
-import { groqCompound } from './groq-compound.js';
-import { jinaDeepsearch } from './jina-deepsearch.js';
-import { lightrag } from './lightrag.js';
-import { litellmKnowledgeBase } from './litellm-knowledge-base.js';
-import { minimax } from './minimax.js';
-import { mistral } from './mistral.js';
-import { nvidiaRag } from './nvidia-rag.js';
 import { openWebui } from './open-webui.js';
 import { openaiChat } from './openai-chat.js';
-import { openaiResponses } from './openai-responses.js';
-import { openrag } from './openrag.js';
-import { perplexity } from './perplexity.js';
-import { ragflow } from './ragflow.js';
 import { textList } from './text-list.js';
-import { volcengineArk } from './volcengine-ark.js';
-import { xiaomiMimo } from './xiaomi-mimo.js';
 
 export const FORMATS: readonly Format[] = [
   azureOnYourData,
