@@ -148,7 +148,7 @@ producer-tables: .venv/.installed
 verify-producers: .venv/.installed
 	PYTHONPATH=. $(VENV_PY) scripts/verify_producers.py
 
-# A new producer's folder and parser from templates, and the registry line to add: make new-producer NAME=acme
+# A new producer's folder (data, parser, wire shape) from templates, and the registry line to add: make new-producer NAME=acme
 new-producer: .venv/.installed
 	PYTHONPATH=. $(VENV_PY) scripts/new_producer.py $(NAME)
 

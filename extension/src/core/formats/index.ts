@@ -2,9 +2,10 @@
  * Every wire format, in the order they are tried: the first that recognises a payload wins.
  * More specific shapes come first (a grok2api body also has annotations; answer-spans, xAI and
  * NVIDIA RAG all use a top-level `citations`; Jina's annotations are url_citations without
- * offsets). Adding a format: one file here, one line below (or, for a list at a path, a
- * producers/<name>/declaration.json and one builtInDeclaration line), and its scenario files
- * (docs/contributing.md).
+ * offsets). A producer's format is its folder, producers/<name>/ (parser format.ts, wire shape,
+ * data; or, for a list at a path, declaration.json and a builtInDeclaration line), plus its import
+ * and one line below (docs/contributing.md, make new-producer); the files here are the core's own
+ * readers, of no producer.
  */
 
 import { answerSpans } from '../../../../producers/answer-spans/format.js';
