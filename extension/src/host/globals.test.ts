@@ -108,16 +108,22 @@ test('the list names every global the extension patches, each one that exists on
     assert.ok(holder && key in holder, `${name} exists`);
   }
   // Any other module assigning or defining a property of the page's globals bypasses the list
-  // (the extension's own `window.owuiCitations` is no page's).
+  // (the extension's own `window.owuiCitations` is no page's). The producers' parsers are bundled too.
   const src = fileURLToPath(new URL('..', import.meta.url));
+  const producers = fileURLToPath(new URL('../../../producers', import.meta.url));
   const direct =
     /(?:\b(?:window|globalThis|navigator\.clipboard)|\.prototype)\.(?!owuiCitations\b)\w+\s*=[^=]|defineProperty\(\s*(?:window|globalThis|navigator|\w+\.prototype|images|clipboard)\b/;
-  const offenders = (readdirSync(src, { recursive: true }) as string[]).filter(
-    (file) =>
-      file.endsWith('.ts') &&
-      !file.endsWith('.test.ts') &&
-      file !== 'host/globals.ts' &&
-      direct.test(readFileSync(`${src}/${file}`, 'utf8')),
+  const files = [src, producers].flatMap((root) =>
+    (readdirSync(root, { recursive: true }) as string[]).map((file) => [root, file] as const),
   );
+  const offenders = files
+    .filter(
+      ([root, file]) =>
+        file.endsWith('.ts') &&
+        !file.endsWith('.test.ts') &&
+        file !== 'host/globals.ts' &&
+        direct.test(readFileSync(`${root}/${file}`, 'utf8')),
+    )
+    .map(([, file]) => file);
   assert.deepEqual(offenders, []);
 });
