@@ -108,6 +108,16 @@ class Scenario(_Strict):
     malformed: MalformedChecks | None = Field(
         None, description="a malformed scenario's checks (producers/*/malformed*.yaml)"
     )
+    stream_differs: str | None = Field(
+        None,
+        description="why its stream does not spell out its non-streamed body, as the producer's code does "
+        "(tests/mock/test_protocol.py then checks only that both tell the same answer)",
+    )
+    linkless: str | None = Field(
+        None,
+        description="why its sources carry no link the mock serves: document sections or files the producer "
+        "sends no link to (tests/mock/test_documents.py checks every other scenario cites something served)",
+    )
     json_style: JsonStyles = JsonStyles()
     vars: dict[str, Any] = {}
     switches: dict[str, str] = Field(

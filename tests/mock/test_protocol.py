@@ -28,19 +28,6 @@ def test_models_lists_one_model_per_scenario(client: openai.OpenAI) -> None:
     assert set(PRODUCERS) <= ids
 
 
-# Producers whose stream does not spell out their non-streamed body, as their code does.
-STREAM_DIFFERS = {
-    "ragflow": "the body has the markers RAGFlow repairs ([ID: 1] -> [ID:1]), the stream the model's own",
-    "ragflow-agent": "the agent's stream never says finish_reason stop",
-    "nvidia-rag": "its body is one chunk (it has no non-streaming answer), without a finish reason",
-    "jina-deepsearch": "the stream sends its <think> steps before the answer",
-    "jina-deepsearch-undated": "the stream sends its <think> steps before the answer",
-    "brave": "only the stream has the <citation> and <usage> tags",
-    "brave-split-tags": "only the stream has the <citation> and <usage> tags",
-    "minimax": "the stream sends its search results first, as a tool-role chunk of JSON, and ends with tool_calls",
-}
-
-
 def text_of(content: object) -> str:
     """A message's or delta's text. Mistral's content may be a list of chunks, which OpenAI's SDK hands
     on as it came (typed `str`): its text chunks are the answer."""
@@ -53,7 +40,7 @@ def text_of(content: object) -> str:
 def test_sdk_parses_both_modes_to_the_same_answer(client: openai.OpenAI, model: str) -> None:
     completion = client.chat.completions.create(model=model, messages=USER)
     answer = text_of(completion.choices[0].message.content)
-    assert answer and (completion.choices[0].finish_reason == "stop" or model in STREAM_DIFFERS)
+    assert answer and (completion.choices[0].finish_reason == "stop" or SCENARIOS[model].stream_differs is not None)
 
     streamed = ""
     finish_reasons = []
@@ -61,22 +48,21 @@ def test_sdk_parses_both_modes_to_the_same_answer(client: openai.OpenAI, model: 
         for choice in chunk.choices or []:  # an upstream Open WebUI's first chunk has only its `sources`
             streamed += text_of(choice.delta and choice.delta.content)  # MiniMax's last chunk has no delta
             finish_reasons.append(choice.finish_reason)
-    if model in STREAM_DIFFERS:
+    if SCENARIOS[model].stream_differs:  # its scenario.yaml says why: it is the producer's own
         assert streamed.strip() and answer.split()[-1][:8] in streamed  # the same answer, told otherwise
         return
     assert streamed == answer
     assert "stop" in finish_reasons
 
 
-# Producers that send events after [DONE], which OpenAI's clients never read.
-AFTER_DONE = {"fastgpt": "asked with detail, FastGPT sends its nodes' responses (a list) as `event: flowResponses`"}
-
-
 @pytest.mark.parametrize("model", CHAT_SCENARIOS)
 def test_chat_streams_end_with_done(http: httpx.Client, model: str) -> None:
+    """Only a scenario whose producer sends events after [DONE] (its `chat.after_done`: FastGPT's
+    flowResponses), which OpenAI's clients never read, has more after it."""
     payloads, _ = raw_chunks(http, model)
+    chat = SCENARIOS[model].chat
     assert payloads.count("[DONE]") == 1
-    assert payloads[-1] == "[DONE]" or model in AFTER_DONE
+    assert payloads[-1] == "[DONE]" or (chat is not None and chat.after_done)
 
 
 @pytest.mark.parametrize("model", CHAT_SCENARIOS)
