@@ -1,4 +1,5 @@
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import openai
@@ -6,6 +7,8 @@ import pytest
 
 from devstack.processes import free_port
 from devstack.stack import mock_server
+from tests.installer_support import fake_bundle
+from tests.installer_support import make_frontend
 
 
 @pytest.fixture(scope="session")
@@ -29,3 +32,15 @@ def client(mock_url: str) -> openai.OpenAI:
 def http(mock_url: str) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=mock_url, timeout=30) as session:
         yield session
+
+
+@pytest.fixture
+def frontend(tmp_path: Path) -> Path:
+    """The parts of an Open WebUI frontend the installer relies on (tests/installer_support.py)."""
+    return make_frontend(tmp_path / "frontend")
+
+
+@pytest.fixture
+def bundle(tmp_path: Path) -> Path:
+    """A bundle of this package's shape, version 0.2.0."""
+    return fake_bundle(tmp_path / "dist", "0.2.0")

@@ -18,11 +18,10 @@ import pytest
 from owui_citations import relay
 from owui_citations.__main__ import main
 from owui_citations.installer import CHAINED
-from tests.test_installer import CUSTOMISED
-from tests.test_installer import fake_bundle
-from tests.test_installer import make_frontend
-from tests.test_installer import run
-from tests.test_relay import FunctionsApi
+from tests.functions_api import FunctionsApi
+from tests.installer_support import CUSTOMISED
+from tests.installer_support import make_frontend
+from tests.installer_support import run
 
 TOKEN = "admin"  # what FunctionsApi takes for an admin's token
 ACTIONS = ["relay-install", "relay-uninstall", "status"]
@@ -54,16 +53,6 @@ class Quiet(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
-
-
-@pytest.fixture
-def frontend(tmp_path: Path) -> Path:
-    return make_frontend(tmp_path / "frontend")
-
-
-@pytest.fixture
-def bundle(tmp_path: Path) -> Path:
-    return fake_bundle(tmp_path / "dist", "0.2.0")
 
 
 def command(action: str, url: str, frontend: Path, bundle: Path) -> list[str]:

@@ -14,11 +14,9 @@ from owui_citations import declared
 from owui_citations.installer import BACKENDS
 from owui_citations.installer import BACKENDS_BACKUP
 from tests.built_core import call_core
-from tests.test_installer import ROOT
-from tests.test_installer import bundle  # noqa: F401 (a fixture)
-from tests.test_installer import frontend  # noqa: F401 (a fixture)
-from tests.test_installer import run
-from tests.test_installer import snapshot
+from tests.installer_support import ROOT
+from tests.installer_support import run
+from tests.installer_support import snapshot
 
 EXAMPLES = json.loads((ROOT / "extension" / "src" / "core" / "fixtures" / "declarations.json").read_text())
 GOOD = {"backends": [{"models": ["my-rag"], "sources": {"path": "references"}, "fields": {"title": "t", "url": "u"}}]}

@@ -8,7 +8,6 @@ import pwd
 import shutil
 import stat
 import subprocess
-import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,60 +15,16 @@ from pathlib import Path
 import pytest
 
 from owui_citations import installer
+from tests.installer_support import CUSTOMISED
+from tests.installer_support import ORIGINAL
+from tests.installer_support import ROOT
+from tests.installer_support import fake_bundle
+from tests.installer_support import make_frontend
+from tests.installer_support import run
+from tests.installer_support import snapshot
 
-ROOT = Path(__file__).resolve().parent.parent
 BUILT_BUNDLE = ROOT / "extension" / "dist" / "owui-citations.js"
-ORIGINAL = ""  # Open WebUI's own loader.js is empty on every supported line
-CUSTOMISED = "window.order = (window.order || []).concat('theirs');\n"
 BACKUP = "loader.js.owui-citations-backup"
-
-
-def run(*args: str, as_nobody_from: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """The installer's command line; ``as_nobody_from``: run by user `nobody`, with the package
-    copied there and the system's Python (the installer needs the standard library only)."""
-    command, path = [sys.executable, "-m", "owui_citations", *args], ROOT
-    if as_nobody_from:
-        command, path = ["runuser", "-u", "nobody", "--", "/usr/bin/python3", *command[1:]], as_nobody_from
-    return subprocess.run(
-        command, capture_output=True, text=True, timeout=60, cwd=path, env={**os.environ, "PYTHONPATH": str(path)}
-    )
-
-
-def make_frontend(directory: Path, loader: str = ORIGINAL) -> Path:
-    """The parts of an Open WebUI frontend the installer relies on."""
-    (directory / "static").mkdir(parents=True)
-    (directory / "index.html").write_text('<script src="/static/loader.js" defer></script>')
-    (directory / "static" / "loader.js").write_text(loader)
-    return directory
-
-
-@pytest.fixture
-def frontend(tmp_path: Path) -> Path:
-    return make_frontend(tmp_path / "frontend")
-
-
-def fake_bundle(directory: Path, version: str) -> Path:
-    directory.mkdir(parents=True, exist_ok=True)
-    built = directory / "owui-citations.js"
-    built.write_text(
-        f"/* owui-citations {version} (Open WebUI's /static/loader.js) */\n"
-        "(function(){\"use strict\";window.order = (window.order || []).concat('ours');})();\n"
-    )
-    return built
-
-
-@pytest.fixture
-def bundle(tmp_path: Path) -> Path:
-    return fake_bundle(tmp_path / "dist", "0.2.0")
-
-
-def snapshot(directory: Path) -> dict[str, str]:
-    """Each file's text, and each link's target (a link is not followed: what it points to is not the frontend's)."""
-    return {
-        str(p.relative_to(directory)): f"-> {os.readlink(p)}" if p.is_symlink() else p.read_text()
-        for p in sorted(directory.rglob("*"))
-        if p.is_symlink() or p.is_file()
-    }
 
 
 def run_in_node(script: Path) -> subprocess.CompletedProcess[str]:

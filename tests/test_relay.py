@@ -7,7 +7,6 @@ import re
 import threading
 from collections.abc import Iterable
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler
 from http.server import ThreadingHTTPServer
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from owui_citations.relay_filter import Filter
 from owui_citations.relay_filter import dropped
 from tests.built_core import CORE
 from tests.built_core import call_core
+from tests.functions_api import FunctionsApi
 from tests.wire import CHAT_SCENARIOS
 from tests.wire import raw_chunks
 
@@ -256,50 +256,6 @@ def test_each_message_and_each_user_gets_its_own_sources() -> None:
 def test_the_event_type_is_the_one_the_extension_reads() -> None:
     events = (ROOT / "extension" / "src" / "capture" / "events.ts").read_text()
     assert re.search(r"RELAY_EVENT = '([^']+)'", events)[1] == EVENT_TYPE  # type: ignore[index]
-
-
-class FunctionsApi(BaseHTTPRequestHandler):
-    """Open WebUI's functions API as the relay uses it: export, create, update, toggles, delete."""
-
-    functions: dict[str, dict] = {}
-    calls: list[str] = []
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-    def _answer(self, code: int, body: object) -> None:
-        data = json.dumps(body).encode()
-        self.send_response(code)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def _handle(self) -> None:
-        self.calls.append(f"{self.command} {self.path}")
-        if self.headers["Authorization"] != "Bearer admin":
-            return self._answer(401, {"detail": "unauthorized"})
-        path = self.path.removeprefix("/api/v1/functions")
-        length = int(self.headers.get("Content-Length") or 0)
-        form = json.loads(self.rfile.read(length)) if length else None
-        function = self.functions.get(relay.FUNCTION_ID)
-        if path == "/export":
-            return self._answer(200, list(self.functions.values()))
-        if path == "/create" and form:
-            self.functions[form["id"]] = {**form, "is_active": False, "is_global": False}
-        elif function is None:
-            return self._answer(401, {"detail": "not found"})
-        elif path.endswith("/update") and form:
-            function["content"] = form["content"]
-        elif path.endswith("/toggle"):
-            function["is_active"] = not function["is_active"]
-        elif path.endswith("/toggle/global"):
-            function["is_global"] = not function["is_global"]
-        elif path.endswith("/delete"):
-            del self.functions[relay.FUNCTION_ID]
-        self._answer(200, True)
-
-    do_GET = do_POST = do_DELETE = _handle
 
 
 @pytest.fixture
