@@ -9,7 +9,7 @@
  */
 
 import { arr, firstChoice, int, isObject, type JsonObject, obj, objects, str } from '../../extension/src/core/json.js';
-import type { Draft, Format } from '../../extension/src/core/model.js';
+import type { Draft, Format, StreamPart } from '../../extension/src/core/model.js';
 import { isWebUrl } from '../../extension/src/core/urls.js';
 
 /** The field of a streamed chunk whose citations are placed by where the chunk comes in the text:
@@ -45,8 +45,38 @@ function draft(citation: JsonObject): Draft | null {
   };
 }
 
+/** LiteLLM streams Claude's citations one per chunk (`delta.provider_specific_fields.citation`),
+ * each after the text of its block (Anthropic's citations_delta): it supports the text since the
+ * previous cited stretch, the `supported_text` LiteLLM adds when not streaming. Kept as offsets
+ * until the text is whole, then written as the non-streamed body has them (`citations`). */
+function claudeStream(): StreamPart {
+  const cited: Array<{ citation: JsonObject; start: number; end: number }> = [];
+  let from = 0;
+  let to = 0;
+  return {
+    read(chunk, stream) {
+      const citation = obj(obj(obj(firstChoice(chunk)?.delta)?.provider_specific_fields)?.citation);
+      if (!citation) return;
+      const length = stream.text().length;
+      if (length > to) [from, to] = [to, length];
+      cited.push({ citation, start: from, end: to });
+    },
+    into(_body, message, text) {
+      const fields = obj(message.provider_specific_fields);
+      if (!fields) return undefined;
+      const { citation: _one, ...kept } = fields; // each is in `citations`, placed
+      const citations = cited.map(({ citation, start, end }) => [
+        { supported_text: text.slice(start, end), ...citation },
+      ]);
+      message.provider_specific_fields = citations.length ? { ...kept, citations } : kept;
+      return undefined;
+    },
+  };
+}
+
 export const claudeCitations: Format = {
   name: 'claude-citations',
+  stream: claudeStream,
   extract(payload) {
     const message = obj(firstChoice(payload)?.message) ?? obj(firstChoice(payload)?.delta);
     const fields = obj(message?.provider_specific_fields);

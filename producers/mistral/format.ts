@@ -11,7 +11,8 @@
  */
 
 import { arr, firstChoice, isObject, type JsonObject, obj, objects, str } from '../../extension/src/core/json.js';
-import type { Anchor, Draft, Format } from '../../extension/src/core/model.js';
+import { MAX_CITATIONS } from '../../extension/src/core/limits.js';
+import type { Anchor, Draft, Format, StreamPart } from '../../extension/src/core/model.js';
 
 const isToolReference = (chunk: unknown): chunk is JsonObject => isObject(chunk) && chunk.type === 'tool_reference';
 
@@ -34,8 +35,35 @@ function draft(reference: JsonObject, anchors: Anchor[]): Draft | null {
   };
 }
 
+/** Streamed, the texts of the content lists are the answer's; a chunk naming pages is kept with
+ * where in the text it came, the point it cites, and the content list is rebuilt around them. */
+function mistralStream(): StreamPart {
+  const kept: Array<{ at: number; chunk: JsonObject }> = [];
+  return {
+    keepsContent(chunk, at) {
+      if (!namesPages(chunk) || kept.length >= MAX_CITATIONS) return false;
+      kept.push({ at, chunk });
+      return true;
+    },
+    into(_body, message, text) {
+      if (!kept.length) return undefined;
+      const list: unknown[] = [];
+      let from = 0;
+      for (const { at, chunk } of kept) {
+        if (at > from) list.push({ type: 'text', text: text.slice(from, at) });
+        list.push(chunk);
+        from = at;
+      }
+      if (text.length > from) list.push({ type: 'text', text: text.slice(from) });
+      message.content = list;
+      return undefined;
+    },
+  };
+}
+
 export const mistral: Format = {
   name: 'mistral',
+  stream: mistralStream,
   extract(payload) {
     const message = obj(firstChoice(payload)?.message) ?? obj(firstChoice(payload)?.delta);
     const chunks = objects(message?.content);

@@ -10,9 +10,9 @@
  */
 
 import { draftsFromAnnotations } from '../../extension/src/core/annotations.js';
-import { int, isObject, type JsonObject, obj, objects, str } from '../../extension/src/core/json.js';
+import { arr, distinctList, int, isObject, type JsonObject, obj, objects, str } from '../../extension/src/core/json.js';
 import { MAX_CITATIONS } from '../../extension/src/core/limits.js';
-import type { Draft, Format } from '../../extension/src/core/model.js';
+import type { Draft, Format, StreamPart } from '../../extension/src/core/model.js';
 import { safeUrl } from '../../extension/src/core/urls.js';
 
 function outputOf(payload: JsonObject): unknown[] | null {
@@ -64,8 +64,42 @@ function fileDraft(annotation: JsonObject, ref: number): Draft | null {
   };
 }
 
+/** The Responses API's stream is typed events, not chunks: its text deltas, its annotations, its
+ * web_search_call items by id (`.done` replaces `.added`: the pages searched), and the whole
+ * response once completed, which stands for the rest (but Open WebUI drops `output` from a later
+ * round's response.completed: then the items streamed stand for it). */
+function responsesStream(): StreamPart {
+  const annotations = distinctList();
+  const searchCalls = new Map<string, JsonObject>();
+  let completed: JsonObject | null = null;
+  return {
+    takes(chunk, stream) {
+      if (typeof chunk.type !== 'string' || !chunk.type.startsWith('response.')) return false;
+      if (chunk.type === 'response.output_text.delta' && typeof chunk.delta === 'string') stream.add(chunk.delta);
+      if (chunk.type === 'response.output_text.annotation.added') annotations.add([chunk.annotation]);
+      const item = obj(chunk.item);
+      if (item?.type === 'web_search_call' && chunk.type.startsWith('response.output_item.')) {
+        const key = typeof item.id === 'string' ? item.id : `#${searchCalls.size}`;
+        if (searchCalls.has(key) || searchCalls.size < MAX_CITATIONS) searchCalls.set(key, item);
+      }
+      if (chunk.type === 'response.completed' && isObject(chunk.response)) completed = chunk.response;
+      return true;
+    },
+    into(body, _message, text) {
+      if (completed && (arr(completed.output).length > 0 || searchCalls.size === 0)) return completed;
+      if (annotations.values.length || searchCalls.size)
+        body.output = [
+          ...searchCalls.values(),
+          { type: 'message', content: [{ type: 'output_text', text, annotations: annotations.values }] },
+        ];
+      return undefined;
+    },
+  };
+}
+
 export const openaiResponses: Format = {
   name: 'openai-responses',
+  stream: responsesStream,
   extract(payload) {
     const annotated = payload.type === 'response.output_text.annotation.added';
     const output = annotated ? [] : outputOf(payload);

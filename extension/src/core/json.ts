@@ -34,3 +34,20 @@ export function parseJsonString(value: unknown): unknown {
     return null;
   }
 }
+
+/** A list that takes each value once, by its JSON text: proxies repeat what they relay. */
+export function distinctList(): { values: unknown[]; add(more: unknown[]): void } {
+  const seen = new Set<string>();
+  const values: unknown[] = [];
+  return {
+    values,
+    add(more) {
+      for (const value of more) {
+        const key = JSON.stringify(value);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        values.push(value);
+      }
+    },
+  };
+}

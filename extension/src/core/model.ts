@@ -106,6 +106,32 @@ export interface Format {
    * No drafts: the payload has this format's sources, but none can be read.
    */
   extract(payload: Record<string, unknown>): { drafts: Draft[]; ordered: boolean; field?: string } | null;
+  /** What of this format's stream the merger (stream.ts) cannot keep as a field like any other:
+   * made once per stream. */
+  stream?: () => StreamPart;
+}
+
+/** The answer's text as a stream has it so far. */
+export interface StreamText {
+  text(): string;
+  add(piece: string): void;
+}
+
+/** A format's share of rebuilding a stream into one body (stream.ts), each hook optional. */
+export interface StreamPart {
+  /** A chunk wholly this format's, taken here: the merger reads nothing more of it. */
+  takes?(chunk: Record<string, unknown>, stream: StreamText): boolean;
+  /** A part of a content list that is not text, at the text's length so far: true when kept here. */
+  keepsContent?(part: Record<string, unknown>, at: number): boolean;
+  /** A chunk, after the merger read it (its text added). */
+  read?(chunk: Record<string, unknown>, stream: StreamText): void;
+  /** What it kept, into the rebuilt body (`message`: its first choice's); a body of its own
+   * replaces the rebuilt one. */
+  into?(
+    body: Record<string, unknown>,
+    message: Record<string, unknown>,
+    text: string,
+  ): Record<string, unknown> | undefined;
 }
 
 export interface ExtractOptions {

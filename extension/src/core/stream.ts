@@ -7,10 +7,10 @@
  * rebuilds one body that the formats read as if it had not been streamed.
  */
 
-import { namesPages } from '../../../producers/mistral/format.js';
 import { namesSources } from './formats/generic.js';
-import { arr, firstChoice, isObject, type JsonObject, obj, parseJsonString } from './json.js';
-import { MAX_CITATIONS } from './limits.js';
+import { FORMATS } from './formats/index.js';
+import { arr, distinctList, firstChoice, isObject, type JsonObject, obj, parseJsonString } from './json.js';
+import type { StreamPart, StreamText } from './model.js';
 
 export interface ChunkMerger {
   /** Takes a chunk: an object, its JSON text, or SSE `data:` lines. Never throws. */
@@ -32,10 +32,10 @@ function isEmpty(value: unknown, depth = 0): boolean {
 }
 
 /** Message fields the merger rebuilds itself; any other (`reference`, `final_content`, …) is kept. */
-const MESSAGE_REBUILT = new Set(['content', 'role', 'annotations', 'context']);
+const MESSAGE_REBUILT = new Set(['content', 'role', 'annotations']);
 /** Choice fields the merger rebuilds or keeps itself; any other (a backend's own beside the message,
  * which the reader of last resort reads: `retrieval`, …) is kept as `top` keeps its fields. */
-const CHOICE_REBUILT = new Set(['index', 'delta', 'message', 'messages', 'finish_reason', 'logprobs']);
+const CHOICE_REBUILT = new Set(['index', 'delta', 'message', 'finish_reason', 'logprobs']);
 
 /** A property of an object made from untrusted JSON, whatever its name: assigning `__proto__`
  * would replace the object's prototype, and the formats would then read inherited fields. */
@@ -109,6 +109,10 @@ export function parseStreamText(text: string): unknown {
 const isOpenWebUiSourceEvent = (event: JsonObject): event is JsonObject & { data: JsonObject } =>
   (event.type === 'source' || event.type === 'citation') && isObject(event.data);
 
+/** The formats' shares of a stream, read when a merger is made (formats/index.ts imports formats that
+ * import the core). */
+const STREAM_PARTS = (): Array<() => StreamPart> => FORMATS.flatMap((format) => (format.stream ? [format.stream] : []));
+
 const TOP_LEVEL_SKIPPED = new Set([
   'choices',
   'id',
@@ -125,76 +129,31 @@ export function createMerger(): ChunkMerger {
   // One string, added to: the page reads the text after every chunk (to add only what is new),
   // which joining a list of pieces would copy whole every time.
   let text = '';
-  const annotations: unknown[] = [];
-  const seenAnnotations = new Set<string>();
-  const responseAnnotations: unknown[] = [];
-  // The Responses API's web_search_call items, by id (`.done` replaces `.added`): the pages searched.
-  const searchCalls = new Map<string, JsonObject>();
+  const stream: StreamText = {
+    text: () => text,
+    add(piece) {
+      text += piece;
+    },
+  };
+  // The formats' own shares of the stream (a format's `stream`): Responses events, Claude's
+  // citations placed by position, Mistral's page chunks.
+  const parts = STREAM_PARTS().map((make) => make());
+  const annotations = distinctList();
   const sources: unknown[] = [];
   const messageFields = new Map<string, unknown>(); // replacing fields, as `top`
   let providerFields: JsonObject | null = null; // messageFields' provider_specific_fields, added to
-  // LiteLLM streams Claude's citations one per chunk, each after the text of its block (Anthropic's
-  // citations_delta): it supports the text since the previous cited stretch, the `supported_text`
-  // LiteLLM adds when not streaming (kept as offsets until the text is whole).
-  const providerCitations: Array<{ citation: JsonObject; start: number; end: number }> = [];
-  let citedFrom = 0;
-  let citedUpTo = 0;
-  const addText = (piece: string): void => {
-    text += piece;
-  };
-  let context: unknown = null;
-  let completed: JsonObject | null = null;
-  // MiniMax's web search sends the whole exchange (user, tool call, tool result, the answer with its
-  // annotations) as `choices[0].messages` on its last chunk: kept as sent, the last one wins.
-  let choiceMessages: unknown[] | null = null;
   const choiceFields = new Map<string, unknown>(); // replacing fields, as `top`
-  // Mistral's content is a list of chunks when it cites (producers/mistral/format.ts): their texts are the
-  // answer's; a chunk naming pages (a tool_reference, a thinking chunk holding some) is kept with
-  // where in the text it came, the point it cites.
-  const pageChunks: Array<{ at: number; chunk: JsonObject }> = [];
   const addContent = (content: unknown): void => {
-    if (typeof content === 'string') return void addText(content);
+    if (typeof content === 'string') return void stream.add(content);
     for (const chunk of arr(content)) {
       if (!isObject(chunk)) continue;
-      if (chunk.type === 'text' && typeof chunk.text === 'string') addText(chunk.text);
-      else if (namesPages(chunk) && pageChunks.length < MAX_CITATIONS) pageChunks.push({ at: text.length, chunk });
-    }
-  };
-  /** The content list again, the text between the chunks kept as text chunks. */
-  const contentWithPages = (): unknown[] => {
-    const list: unknown[] = [];
-    let from = 0;
-    for (const { at, chunk } of pageChunks) {
-      if (at > from) list.push({ type: 'text', text: text.slice(from, at) });
-      list.push(chunk);
-      from = at;
-    }
-    if (text.length > from) list.push({ type: 'text', text: text.slice(from) });
-    return list;
-  };
-
-  const addAnnotations = (list: unknown[], into: unknown[]): void => {
-    for (const annotation of list) {
-      const key = JSON.stringify(annotation); // proxies repeat annotations: keep each once
-      if (seenAnnotations.has(key)) continue;
-      seenAnnotations.add(key);
-      into.push(annotation);
+      if (chunk.type === 'text' && typeof chunk.text === 'string') stream.add(chunk.text);
+      else parts.some((part) => part.keepsContent?.(chunk, text.length));
     }
   };
 
   const addObject = (chunk: JsonObject): void => {
-    if (typeof chunk.type === 'string' && chunk.type.startsWith('response.')) {
-      if (chunk.type === 'response.output_text.delta' && typeof chunk.delta === 'string') addText(chunk.delta);
-      if (chunk.type === 'response.output_text.annotation.added')
-        addAnnotations([chunk.annotation], responseAnnotations);
-      const item = obj(chunk.item);
-      if (item?.type === 'web_search_call' && chunk.type.startsWith('response.output_item.')) {
-        const key = typeof item.id === 'string' ? item.id : `#${searchCalls.size}`;
-        if (searchCalls.has(key) || searchCalls.size < MAX_CITATIONS) searchCalls.set(key, item);
-      }
-      if (chunk.type === 'response.completed' && isObject(chunk.response)) completed = chunk.response;
-      return;
-    }
+    if (parts.some((part) => part.takes?.(chunk, stream))) return;
     if (isOpenWebUiSourceEvent(chunk)) return void sources.push(chunk.data);
     // The same event as a producer sends it for Open WebUI to relay (Hayhooks' create_source_event),
     // on a line of its own or beside the answer's text.
@@ -205,7 +164,6 @@ export function createMerger(): ChunkMerger {
       if (!TOP_LEVEL_SKIPPED.has(key) && !isEmpty(chunk[key])) top.set(key, chunk[key]);
     }
     const choice = firstChoice(chunk);
-    if (Array.isArray(choice?.messages) && choice.messages.length) choiceMessages = choice.messages;
     for (const key in choice) {
       if (!CHOICE_REBUILT.has(key) && !isEmpty(choice[key])) choiceFields.set(key, choice[key]);
     }
@@ -213,13 +171,7 @@ export function createMerger(): ChunkMerger {
       if (!part) continue;
       // A tool's result (MiniMax streams its search results so, as JSON) is not the answer's text.
       if (part === choice?.delta && part.role !== 'tool') addContent(part.content);
-      addAnnotations(arr(part.annotations), annotations);
-      if (!isEmpty(part.context)) context = part.context;
-      const citation = obj(part.provider_specific_fields)?.citation;
-      if (part === choice?.delta && isObject(citation)) {
-        if (text.length > citedUpTo) [citedFrom, citedUpTo] = [citedUpTo, text.length];
-        providerCitations.push({ citation, start: citedFrom, end: citedUpTo });
-      }
+      annotations.add(arr(part.annotations));
       for (const key in part) {
         const value = part[key];
         if (MESSAGE_REBUILT.has(key) || isEmpty(value)) continue;
@@ -232,7 +184,7 @@ export function createMerger(): ChunkMerger {
             messageFields.set(key, providerFields);
           }
           for (const name of Object.keys(value)) {
-            if (name !== 'citation' && !isEmpty(value[name])) setOwn(providerFields, name, value[name]);
+            if (!isEmpty(value[name])) setOwn(providerFields, name, value[name]);
           }
           continue;
         }
@@ -240,13 +192,11 @@ export function createMerger(): ChunkMerger {
       }
     }
     if (!choice?.delta) addContent(obj(choice?.message)?.content);
+    for (const part of parts) part.read?.(chunk, stream);
   };
 
   const body = (): JsonObject => {
-    // Open WebUI drops `output` from a later round's response.completed: the items streamed stand for it.
-    if (completed && (arr(completed.output).length > 0 || searchCalls.size === 0)) return completed;
     const merged: JsonObject = Object.fromEntries(top);
-    const content = text;
     // Copies: the merger goes on adding to its own (a body is read while the stream goes on).
     const fields = [...messageFields].map(([key, value]) => [
       key,
@@ -255,25 +205,15 @@ export function createMerger(): ChunkMerger {
     const message: JsonObject = {
       ...Object.fromEntries(fields),
       role: 'assistant',
-      content: pageChunks.length ? contentWithPages() : content,
-      annotations,
-      ...(context ? { context } : {}),
+      content: text,
+      annotations: annotations.values,
     };
-    if (providerCitations.length) {
-      const citations = providerCitations.map(({ citation, start, end }) => [
-        { supported_text: content.slice(start, end), ...citation },
-      ]);
-      message.provider_specific_fields = { ...obj(message.provider_specific_fields), citations };
-    }
-    const choice: JsonObject = { ...Object.fromEntries(choiceFields), index: 0, message };
-    if (choiceMessages) choice.messages = choiceMessages;
-    merged.choices = [choice];
-    if (responseAnnotations.length || searchCalls.size)
-      merged.output = [
-        ...searchCalls.values(),
-        { type: 'message', content: [{ type: 'output_text', text: content, annotations: responseAnnotations }] },
-      ];
+    merged.choices = [{ ...Object.fromEntries(choiceFields), index: 0, message }];
     if (sources.length && !('sources' in merged)) merged.sources = sources;
+    for (const part of parts) {
+      const own = part.into?.(merged, message, text);
+      if (own) return own;
+    }
     return merged;
   };
 
