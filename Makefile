@@ -20,7 +20,7 @@ VENV_PY := .venv/bin/python
 export OWUI_VENV OWUI_VERSION OWUI_CACHE LITELLM_VENV
 
 .PHONY: help setup debian-packages build dist install-extension demo test test-mock test-e2e test-e2e-webext \
-	test-e2e-oldest test-matrix test-ts lint lock record-litellm record-markup record-markup-corpus producer-tables verify-producers new-producer recall bench bench-core bench-relay fuzz fuzz-mock soak clean
+	test-e2e-oldest test-matrix test-ts lint lock record-litellm record-markup record-markup-corpus record-markup-hostile hardening-checks producer-tables verify-producers new-producer recall bench bench-core bench-relay fuzz fuzz-mock soak clean
 .DEFAULT_GOAL := help
 
 help:
@@ -138,6 +138,16 @@ record-markup: setup install-extension
 # again after changing a corpus file, its directories, or the pinned line.
 record-markup-corpus: setup install-extension
 	PYTHONPATH=. $(VENV_PY) scripts/record_markup.py --corpus
+
+# The same for every producer's hostile twin, for the trap on Open WebUI's markup
+# (extension/src/ui/hostile-markup.test.ts); again after changing a hostile scenario, its payloads or the pinned line.
+record-markup-hostile: setup install-extension
+	PYTHONPATH=. $(VENV_PY) scripts/record_markup.py --hostile
+
+# The hostile payloads and the hostile and malformed scenarios' checks, for the TypeScript tests that read them
+# (extension/test-support/fixtures/hardening.json); again after changing one of those files.
+hardening-checks: .venv/.installed
+	PYTHONPATH=. $(VENV_PY) scripts/hardening_checks.py
 
 # The README's and docs/formats.md's producer tables, from the scenario files' `docs` entries.
 producer-tables: .venv/.installed

@@ -12,6 +12,10 @@ With `--corpus` (`make record-markup-corpus`), instead: every backend of the unn
 mock serves (mock_server/corpus.py, whatever directories it loads), in each mode its file answers
 in, the relay filter registered, for the contract test of the UI and the core over all of it
 (extension/src/ui/corpus-markup.test.ts): extension/test-support/markup/unnamed/open-webui-<version>.json.
+
+With `--hostile` (`make record-markup-hostile`), instead: every producer's hostile twin
+(producers/<name>/hostile.yaml) in the mode its file asks for, for the trap on Open WebUI's markup
+(extension/src/ui/hostile-markup.test.ts): extension/test-support/markup/hostile/open-webui-<version>.json.
 """
 
 import argparse
@@ -41,6 +45,8 @@ from devstack.stack import running_stack
 from mock_server.corpus import DEFAULT_CORPUS_DIRS
 from mock_server.corpus import Backend
 from mock_server.corpus import load_corpus
+from mock_server.registry import HOSTILE
+from mock_server.registry import load_scenarios
 from mock_server.registry import producer_entries
 from mock_server.routers.ollama import TAG
 from scripts.unnamed_recall import read_corpus
@@ -52,6 +58,7 @@ from tests.e2e.results import installed_version
 
 OUT = ROOT / "extension" / "test-support" / "markup"
 CORPUS_OUT = OUT / "unnamed"
+HOSTILE_OUT = OUT / "hostile"
 # Open WebUI redraws an answer once its stored sources reach it; what it drew is read after that.
 REDRAWN_S = 1.5
 STORED_TIMEOUT_S = 15
@@ -98,6 +105,26 @@ def record(page: Page, stack: Stack) -> list[dict]:
                 print(f"{model} {mode}: recorded", flush=True)
             except PlaywrightTimeoutError as error:  # the coverage test names it (test_citations.py)
                 print(f"{model} {mode}: NOT RECORDED, {error.message.splitlines()[0]}", flush=True)
+    return answers
+
+
+def record_hostile(page: Page, stack: Stack) -> list[dict]:
+    """Each producer's hostile twin, in the mode its file asks for (`hostile: stream`), that the line shows."""
+    version = open_webui_version(stack)
+    answers = []
+    for model, scenario in sorted(load_scenarios([HOSTILE]).items()):
+        if scenario.hostile is None:
+            continue
+        stream = scenario.hostile.stream
+        mode = "streaming" if stream else "non-streaming"
+        if gap_for(model, stream, version):
+            print(f"{model} {mode}: not shown by this line", flush=True)
+            continue
+        try:
+            answers += record_one(page, stack, model, stream)
+            print(f"{model} {mode}: recorded", flush=True)
+        except PlaywrightTimeoutError as error:  # the hostile markup test names it
+            print(f"{model} {mode}: NOT RECORDED, {error.message.splitlines()[0]}", flush=True)
     return answers
 
 
@@ -172,8 +199,10 @@ def record_one(page: Page, stack: Stack, model: str, stream: bool, cited: bool |
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", action="store_true", help="the unnamed corpus's backends, not the scenarios")
-    corpus = parser.parse_args().corpus
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--corpus", action="store_true", help="the unnamed corpus's backends, not the scenarios")
+    which.add_argument("--hostile", action="store_true", help="the producers' hostile twins, not the scenarios")
+    args = parser.parse_args()
     # Stopped (a timeout, Ctrl-C's kin), it stops what it started: the stack's block ends on an exception.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     version = installed_version(OWUI_VENV)
@@ -182,7 +211,7 @@ def main() -> None:
         tempfile.TemporaryDirectory() as workdir,
         running_stack(
             Path(workdir),
-            scenario_dirs=[],
+            scenario_dirs=[HOSTILE] if args.hostile else [],
             first_token_delay_ms=first_token_delay_ms(version),
         ) as stack,
         sync_playwright() as playwright,
@@ -190,9 +219,10 @@ def main() -> None:
         browser = playwright.chromium.launch(**chromium_launch_args())
         context = browser.new_context()
         context.add_init_script("localStorage.setItem('owc:fault', 'ui')")  # Open WebUI's view, with capture and store
-        answers = (record_corpus if corpus else record)(context.new_page(), stack)
+        recorder = record_corpus if args.corpus else record_hostile if args.hostile else record
+        answers = recorder(context.new_page(), stack)
         browser.close()
-    out = CORPUS_OUT if corpus else OUT
+    out = CORPUS_OUT if args.corpus else HOSTILE_OUT if args.hostile else OUT
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"open-webui-{'.'.join(map(str, version))}.json"
     path.write_text(json.dumps({"openWebui": version, "answers": answers}, ensure_ascii=False, indent=1) + "\n")

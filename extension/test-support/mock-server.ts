@@ -57,9 +57,17 @@ const relayedStream = (ndjson: string): string =>
     .join('')
     .concat('data: [DONE]\n\n');
 
-export async function startMockServer(): Promise<MockServer> {
+/** The producers' hostile twins and malformed variants (mock_server/registry.py HOSTILE, MALFORMED), served
+ * beside the scenarios when asked for. */
+export const HOSTILE_SCENARIOS = 'producers/*/hostile.yaml';
+export const MALFORMED_SCENARIOS = 'producers/*/malformed*.yaml';
+
+/** The mock server, serving `scenarios` (globs of scenario files, from the repository's root) besides its own. */
+export async function startMockServer(scenarios: readonly string[] = []): Promise<MockServer> {
   const port = await freePort();
-  const child = spawn(PYTHON, ['-m', 'mock_server', '--host', '127.0.0.1', '--port', String(port), '--no-corpus'], {
+  const loaded = scenarios.flatMap((glob) => ['--scenarios', glob]);
+  const args = ['-m', 'mock_server', '--host', '127.0.0.1', '--port', String(port), '--no-corpus', ...loaded];
+  const child = spawn(PYTHON, args, {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -85,7 +93,7 @@ export async function startMockServer(): Promise<MockServer> {
     return response;
   };
   const request = async (model: string, stream: boolean): Promise<Response> => {
-    const responses = model.startsWith('openai-responses');
+    const responses = /^((hostile|malformed)-)?openai-responses/.test(model); // and its hostile, malformed twins
     // As a user who asked for sources: RAGFlow sends them only with `extra_body.reference`.
     const body = responses
       ? { model, input: '?', stream }

@@ -18,6 +18,8 @@ from mock_server.rendering import render_body
 from mock_server.rendering import render_stream
 from mock_server.scenarios import EndpointKind
 from mock_server.templates import Renderer
+from scripts.hardening_checks import OUT as HARDENING_CHECKS
+from scripts.hardening_checks import rendered as hardening_checks
 
 PAYLOADS: list[str] = Renderer({}).render(yaml.safe_load((PRODUCERS / "_hostile-payloads.yaml").read_text()))
 FAMILIES = load_scenarios([HOSTILE, MALFORMED])
@@ -95,3 +97,8 @@ def test_malformed_scenarios_keep_their_answer(name: str) -> None:
         assert "".join(c["text"] for c in content if isinstance(c, dict) and c.get("type") == "text").strip()
     else:
         assert content.strip()
+
+
+def test_the_typescript_tests_read_the_scenarios_checks_as_they_are_now() -> None:
+    # extension/test-support/fixtures/hardening.json: what the core and markup tests predict, from these files.
+    assert HARDENING_CHECKS.read_text() == hardening_checks(), "stale: run `make hardening-checks`"
