@@ -1,15 +1,19 @@
 /**
  * The UI on Open WebUI's own markup: each scenario's answer as a release line drew it, streamed
  * and not, live and after a reload (test-support/markup, recorded by scripts/record_markup.py with
- * the extension's UI off), drawn by the UI's features from the hub's view recorded with it. What a
+ * the extension's UI off), drawn by the UI's features from the citations today's core reads in what the
+ * backend sends for it (test-support/core-reads.ts: the mock server's answer, or LiteLLM's recording), with
+ * the text and state the page held (recorded with it): a change of the core shows here. What a
  * user sees is each producer's `seen.json` (producers/<name>/), the end-to-end suite's expectations: the buttons in reading order,
  * the list, the sources retrieved but not cited, the preview and source 1's modal.
  */
 
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
 import { GlobalRegistrator } from '@happy-dom/global-registrator';
+import { citationsNow } from '../../test-support/core-reads.js';
+import { type MockServer, startMockServer } from '../../test-support/mock-server.js';
 import { producerEntries } from '../../test-support/producers.js';
 import { drawnOn, type RecordedAnswer } from '../../test-support/recorded-markup.js';
 
@@ -97,14 +101,24 @@ function check(message: HTMLElement, seen: Seen, reloaded: boolean): void {
   }
 }
 
+let mock: MockServer;
+let served: Set<string>;
+before(async () => {
+  mock = await startMockServer();
+  served = new Set(await mock.models());
+});
+after(() => mock.stop());
+
 for (const file of readdirSync(MARKUP).filter((name) => name.endsWith('.json'))) {
   const { openWebui, answers } = json(new URL(file, MARKUP)) as { openWebui: number[]; answers: RecordedAnswer[] };
   for (const recorded of answers) {
     const mode = recorded.stream ? 'streaming' : 'non-streaming';
-    test(`Open WebUI ${openWebui.join('.')}, ${recorded.model}, ${mode}, ${recorded.phase}`, () =>
-      drawnOn(recorded, startFeatures, (message) =>
-        check(message, SEEN[recorded.model]!, recorded.phase === 'reloaded'),
-      ));
+    test(`Open WebUI ${openWebui.join('.')}, ${recorded.model}, ${mode}, ${recorded.phase}`, async () => {
+      const citations = await citationsNow(mock, served, recorded.model, recorded.stream, recorded.html);
+      assert.ok(citations, `${recorded.model}: neither the mock serves it nor LiteLLM's answer is recorded`);
+      const now = { ...recorded, view: { ...recorded.view, citations } };
+      drawnOn(now, startFeatures, (message) => check(message, SEEN[recorded.model]!, recorded.phase === 'reloaded'));
+    });
   }
 }
 

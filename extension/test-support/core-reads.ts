@@ -1,0 +1,45 @@
+/** What today's core reads in what a backend sends for a scenario, the way capture reads it: a non-streamed
+ * body whole, a stream's events one by one through the accumulator. The answers the real LiteLLM proxy
+ * relays (Claude, Gemini, a knowledge base) are its recordings (core/fixtures/litellm), not the mock's. */
+
+import { existsSync, readFileSync } from 'node:fs';
+import { type Citation, createAccumulator, extractCitations } from '../src/core/index.js';
+import type { MockServer } from './mock-server.js';
+
+const LITELLM = new URL('../src/core/fixtures/litellm/', import.meta.url);
+
+const MOCK_ORIGIN = /http:\/\/127\.0\.0\.1:\d+/;
+
+/** The scenario's citations as the core reads them now, for an answer `drawn` as the page drew it, the mock's
+ * address written as there (each run of the mock has a port of its own, which its answers name); null for one
+ * neither served by the mock nor recorded from LiteLLM (a hostile or malformed twin LiteLLM relays). */
+export async function citationsNow(
+  mock: MockServer,
+  served: ReadonlySet<string>,
+  model: string,
+  stream: boolean,
+  drawn = '',
+): Promise<readonly Citation[] | null> {
+  const citations = await read(mock, served, model, stream);
+  const origin = MOCK_ORIGIN.exec(drawn)?.[0];
+  if (!citations || !origin) return citations;
+  const here = JSON.stringify(citations).replace(new RegExp(MOCK_ORIGIN.source, 'g'), origin);
+  return JSON.parse(here) as Citation[];
+}
+
+async function read(
+  mock: MockServer,
+  served: ReadonlySet<string>,
+  model: string,
+  stream: boolean,
+): Promise<readonly Citation[] | null> {
+  const recorded = new URL(`${model}.${stream ? 'sse' : 'json'}`, LITELLM);
+  let sent: string | Record<string, unknown>;
+  if (existsSync(recorded)) sent = stream ? readFileSync(recorded, 'utf8') : JSON.parse(readFileSync(recorded, 'utf8'));
+  else if (served.has(model)) sent = await (stream ? mock.stream(model) : mock.body(model));
+  else return null;
+  if (typeof sent !== 'string') return extractCitations(sent).citations;
+  const accumulator = createAccumulator();
+  for (const event of sent.split('\n\n')) accumulator.add(event);
+  return accumulator.result().citations;
+}
