@@ -33,13 +33,23 @@ async function read(
   model: string,
   stream: boolean,
 ): Promise<readonly Citation[] | null> {
-  const recorded = new URL(`${model}.${stream ? 'sse' : 'json'}`, LITELLM);
-  let sent: string | Record<string, unknown>;
-  if (existsSync(recorded)) sent = stream ? readFileSync(recorded, 'utf8') : JSON.parse(readFileSync(recorded, 'utf8'));
-  else if (served.has(model)) sent = await (stream ? mock.stream(model) : mock.body(model));
-  else return null;
-  if (typeof sent !== 'string') return extractCitations(sent).citations;
+  const sent = await sentFor(mock, served, model, stream);
+  if (sent === null || typeof sent !== 'string') return sent && extractCitations(sent).citations;
   const accumulator = createAccumulator();
   for (const event of sent.split('\n\n')) accumulator.add(event);
   return accumulator.result().citations;
+}
+
+/** What the page receives for the scenario: a body, or a stream's SSE text; null when neither the mock serves
+ * it nor LiteLLM's answer in that mode is recorded. */
+export async function sentFor(
+  mock: MockServer,
+  served: ReadonlySet<string>,
+  model: string,
+  stream: boolean,
+): Promise<string | Record<string, unknown> | null> {
+  const recorded = new URL(`${model}.${stream ? 'sse' : 'json'}`, LITELLM);
+  if (existsSync(recorded)) return stream ? readFileSync(recorded, 'utf8') : JSON.parse(readFileSync(recorded, 'utf8'));
+  if (served.has(model)) return stream ? mock.stream(model) : mock.body(model);
+  return null;
 }

@@ -1,10 +1,21 @@
 """Hostile sources (producers/*/hostile.yaml: every script-injection payload in every
-title, URL, snippet and quote of every wire format) through a real Open WebUI: every preview,
-the list with "show all", every modal page forward and back, live and after a reload. Nothing
-may run: no dialog, no assignment to the canary, no `on*` attribute and no link other than
-http(s) or same-origin relative on anything the extension created (trap.py)."""
+title, URL, snippet and quote of a wire format) through a real Open WebUI and a real browser,
+for one producer a route (SAMPLE): every preview, the list with "show all", every modal page
+forward and back, live and after a reload, streamed and not. Nothing may run: no dialog, no
+assignment to the canary, no console problem, no `on*` attribute and no link other than http(s)
+or same-origin relative on anything the extension created (trap.py); a source's link opens a tab
+that cannot reach back.
 
-import re
+Every producer's hostile twin is drawn on Open WebUI's recorded markup from what today's core
+reads in it (extension/src/ui/hostile-markup.test.ts): the same audit of what the extension adds,
+its buttons as the markers say and every payload shown as a title. What is left here is what only
+a browser running Open WebUI shows: whether anything runs, and what the stored sources become
+after a reload. A route is a way sources reach the page (test_citations.py ONE_PER_ROUTE: a
+chunk's or body's fields, a message's field, annotations, Open WebUI's own source events, the
+Responses API, the LiteLLM proxy, the Ollama connection's text), each taken in the mode its
+hostile file asks for: the formats of one route differ in their fields, which the markup test
+covers, not in how the page receives them."""
+
 from collections.abc import Iterator
 
 import pytest
@@ -22,58 +33,52 @@ from devstack.owui import open_new_chat_in_app
 from devstack.owui import open_webui_version
 from devstack.owui import send
 from devstack.owui import set_user_settings
-from devstack.owui import stored_answer_text
 from devstack.owui import wait_for_citation_numbers
 from devstack.stack import Stack
 from mock_server import registry
 from mock_server.registry import load_scenarios
-from mock_server.scenarios import HostileChecks
+from mock_server.scenarios import Scenario
 from mock_server.templates import Renderer
 from tests.e2e.egress import Egress
 from tests.e2e.limits import expect_gap_shown
 from tests.e2e.limits import gap_for
 from tests.e2e.limits import gaps_named
+from tests.e2e.test_citations import ONE_PER_ROUTE
 from tests.e2e.trap import Trap
 
 pytestmark = pytest.mark.e2e
 
 PAYLOADS: list[str] = Renderer({}).render(yaml.safe_load((registry.PRODUCERS / "_hostile-payloads.yaml").read_text()))
 HOSTILE = {name: s for name, s in load_scenarios([registry.HOSTILE]).items() if s.hostile}
-# Each format once, in the mode its scenario file asks for (`hostile: stream`), a few formats a test: each
-# answer of 274 payload sources is opened whole, page by page, live and after a reload (about 20 s each),
-# and a test must stay within the per-test timeout.
-FORMATS_A_TEST = 9
 
 
-def runs() -> dict[str, list[str]]:
-    """The hostile scenarios of each mode, in tests of at most FORMATS_A_TEST, about the same size."""
-    found: dict[str, list[str]] = {}
-    for stream in (True, False):
-        models = sorted(name for name, s in HOSTILE.items() if s.hostile and s.hostile.stream == stream)
-        tests = -(-len(models) // FORMATS_A_TEST)
-        for n in range(tests):
-            found[f"{'streaming' if stream else 'non-streaming'} {n + 1}"] = models[n::tests]
-    return found
+def streamed(scenario: Scenario) -> bool:
+    assert scenario.hostile is not None
+    return scenario.hostile.stream
 
 
-RUNS = runs()
+# The hostile twin of each route's producer, by the mode its file asks for.
+SAMPLE = {f"hostile-{model}" for model in ONE_PER_ROUTE}
+RUNS = {
+    "streaming" if stream else "non-streaming": sorted(m for m in SAMPLE if streamed(HOSTILE[m]) == stream)
+    for stream in (True, False)
+}
 
 
-def checks(model: str) -> HostileChecks:
-    found = HOSTILE[model].hostile
-    assert found is not None
-    return found
+def test_the_sample_takes_each_route() -> None:
+    assert SAMPLE <= set(HOSTILE)
+    assert all(RUNS.values())
 
 
 # In the page: "show all" and the retrieved sources, every preview (the hover/focus event the extension listens
 # to), then the modal from the first source, through every page with "next" and back with "previous".
-OPEN_EVERYTHING = r"""async ([id, payloads]) => {
+OPEN_EVERYTHING = r"""async (id) => {
   const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
   const message = document.getElementById(`message-${id}`);
   const list = message.querySelector('.owc-sources');
   const count = (group) => Number(group?.dataset.owcCount ?? 0);
   const report = { count: count(list) + count(message.querySelector('.owc-retrieved')), listed: 0, buttons: [],
-                   previews: 0, pages: 0, back: 0, shownTitles: 0 };
+                   previews: 0, pages: 0, back: 0 };
   list.querySelector('.owc-more')?.click();
   const retrieved = message.querySelector('.owc-retrieved');  // the sources not cited, when any
   if (retrieved) {  // its rows are built when it opens
@@ -90,17 +95,10 @@ OPEN_EVERYTHING = r"""async ([id, payloads]) => {
     if (document.querySelector('.owc-preview')) report.previews++;
     cite.dispatchEvent(new PointerEvent('pointerout', { bubbles: true }));
   }
-  // As the extension shows a title: a NUL byte (which Open WebUI does not store) as U+FFFD, trimmed,
-  // its first 500 characters (core/limits.ts MAX_FIELD: the payloads are ASCII there).
-  const titles = new Set(payloads.map((p) => p.replaceAll('\0', '\uFFFD').trim().slice(0, 500)));
-  report.distinctTitles = titles.size;
-  const shown = new Set();
   message.querySelector('.owc-source[data-owc-index="1"]').click();  // the first source, cited or not
   for (;;) {
     const modal = document.querySelector('.owc-modal');
     report.pages++;
-    const title = modal.querySelector('.owc-title').textContent.replace(/^\d+\. /, '');
-    if (titles.has(title)) shown.add(title);
     const next = modal.querySelector('.owc-next');
     if (next.disabled) break;
     next.click();
@@ -113,23 +111,8 @@ OPEN_EVERYTHING = r"""async ([id, payloads]) => {
     report.back++;
   }
   document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
-  report.shownTitles = shown.size;
   return report;
 }"""
-
-# Each producer number ([N], [docN]) → the number of the citation it names, as the extension
-# exposes its citations for debugging.
-NUMBER_OF_REF = """id => Object.fromEntries(
-    window.owuiCitations.citations(id).flatMap((c) => c.refs.map((ref) => [ref, c.index])).reverse())"""
-
-
-def cited_numbers(page: Page, stack: Stack, chat: str, answer: str) -> list[int]:
-    """The citation numbers the answer's markers ask for, in reading order."""
-    content = stored_answer_text(stack, chat, answer)
-    number_of = page.evaluate(NUMBER_OF_REF, answer)
-    # [N], [docN], RAGFlow's [ID:N], Jina's [^N] (not its definitions "[^N]:"), Brave's tags' numbers, 【N†source】.
-    refs = re.findall(r"\[(?:doc|ID:\s?|\^)?(\d+)\](?!:)|<citation>\{[^<]*?\"number\": (\d+)|【(\d+)†", content)
-    return [number_of[ref] for ref in (a or b or c for a, b, c in refs) if ref in number_of]
 
 
 @pytest.fixture
@@ -140,21 +123,14 @@ def hostile_context(browser: Browser) -> Iterator[tuple[BrowserContext, Trap]]:
     context.close()
 
 
-def open_everything(page: Page, stack: Stack, chat: str, answer: str, model: str) -> dict:
+def open_everything(page: Page, answer: str, model: str) -> dict:
     page.wait_for_selector(f"#message-{answer} .owc-sources", timeout=20_000)
-    buttons_are = checks(model).buttons
-    cited = cited_numbers(page, stack, chat, answer) if buttons_are == "as the markers say" else []
     # Open WebUI redraws the answer once the stored sources reach it: wait for the buttons to settle.
-    predicted = buttons_are != "not predicted"
-    buttons = wait_for_citation_numbers(page, answer, cited if predicted else None, timeout_ms=30_000)
-    if predicted:
-        assert buttons == cited, f"{model}: a button shows another source than its marker cites"
-    report = page.evaluate(OPEN_EVERYTHING, [answer, PAYLOADS])
+    buttons = wait_for_citation_numbers(page, answer, None, timeout_ms=30_000)
+    report = page.evaluate(OPEN_EVERYTHING, answer)
     report["model"] = model
     assert report["listed"] == report["pages"] == report["back"] + 1 == report["count"] > 0, report
     assert report["previews"] == len(report["buttons"]) == len(buttons), report
-    if checks(model).titles == "payloads":  # every payload is on screen, as text
-        assert report["shownTitles"] == report["distinctTitles"], report
     return report
 
 
@@ -197,7 +173,7 @@ def test_hostile_sources_never_run_live_or_after_reload(
             expect_gap_shown(page, answer, gap)
             continue
         chats[model] = (chat_id(page), answer)
-        count(open_everything(page, stack, *chats[model], model))
+        count(open_everything(page, chats[model][1], model))
     if gaps:
         record_property("gap", gaps_named(gaps))
     live = assert_nothing_ran(page, trap)
@@ -205,7 +181,7 @@ def test_hostile_sources_never_run_live_or_after_reload(
     page.reload()  # the stored sources, read back by the extension, must be as inert
     for model, (chat, answer) in chats.items():
         navigate_in_app(page, f"/c/{chat}")
-        count(open_everything(page, stack, chat, answer, model))
+        count(open_everything(page, answer, model))
     audit = assert_nothing_ran(page, trap)
     assert audit["hrefs"] > 0  # links were made, and each was checked
     assert console.problems == []

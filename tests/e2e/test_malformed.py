@@ -1,6 +1,9 @@
-"""Malformed and oversized sources (producers/*/malformed*.yaml) through a real Open WebUI:
-the answer still shows, the page stays responsive, and an answer gets at most one console
-warning from the extension, however many chunks carried the bad data.
+"""Malformed and oversized sources (producers/*/malformed*.yaml) through a real Open WebUI, one
+answer a delivery mode (SAMPLE): the answer still shows, the page stays responsive, the source event
+stored stays bounded, and the console says what the file predicts. What the core makes of every
+variant (sources listed, warnings: at most one an answer, however many chunks carried the bad data)
+is extension/src/capture/malformed.test.ts's, on the mock's answers (LiteLLM's recorded ones for the
+variants it relays).
 
 Responsiveness is measured with the Long Animation Frames API: every frame over 50 ms lists
 the scripts that ran in it, each with its source URL. The extension's own callbacks (its socket
@@ -39,12 +42,15 @@ pytestmark = pytest.mark.e2e
 SCENARIOS = load_scenarios([MALFORMED])
 # scenario: (console warnings, sources listed), from its file (`malformed:`)
 EXPECTED = {name: (s.malformed.warnings, s.malformed.listed) for name, s in SCENARIOS.items() if s.malformed}
+# Streamed, the largest (10 MB of sources, in every chunk); asked for whole, last (the page reads its settings
+# when it loads): Perplexity, which sends the whole answer so far in every chunk, which Open WebUI renders each
+# time streamed (measured: up to 280 ms a frame with the extension's UI off).
+STREAMED = ["malformed-openrag-10-mb"]
+NOT_STREAMED = ["malformed-perplexity-backtracking"]
+SAMPLE = STREAMED + NOT_STREAMED
 # What one answer may add to its chat (persist/shape.ts MAX_EVENT_CHARS), stored for good.
 MAX_STORED_EVENT_CHARS = 512 * 1024
 LONG_FRAME_BUDGET_MS = 200
-# Asked for whole, last: Perplexity streams the whole answer so far in every chunk, which Open WebUI renders
-# each time (measured: up to 280 ms a frame with the extension's UI off).
-NOT_STREAMED = ["malformed-perplexity-backtracking"]
 
 LONG_FRAMES = """(() => {
   window.__owcFrames = [];
@@ -105,7 +111,8 @@ def test_malformed_sources_leave_the_answer_and_the_page_alone(page: Page, stack
     stored_sizes: dict[str, int] = {}  # characters of the source event stored on each answer
     retried: dict[str, int] = {}  # ms of the worst frame of a first attempt over the budget, asked again
     streamed = True
-    for model, (warnings, listed) in sorted(EXPECTED.items(), key=lambda item: item[0] in NOT_STREAMED):
+    for model in SAMPLE:
+        warnings, listed = EXPECTED[model]
         if streamed and model in NOT_STREAMED:
             streamed = False
             set_user_settings(stack, stream=False)
@@ -140,7 +147,7 @@ def test_malformed_sources_leave_the_answer_and_the_page_alone(page: Page, stack
     record_property(
         "measured",
         {
-            "inputs": len(EXPECTED),
+            "inputs": len(SAMPLE),
             "worst_extension_frame_ms": worst_frames,
             "first_attempt_over_budget_ms": retried,
             "stored_event_chars": stored_sizes,

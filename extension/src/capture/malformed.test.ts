@@ -1,13 +1,15 @@
 /**
  * Malformed and oversized sources (producers/<name>/malformed*.yaml), one test per variant: what the mock
- * server sends for it, streamed chunk by chunk and whole, read by the hub as capture feeds it, gives the
- * sources listed and the console warnings its file predicts (`malformed:`, test-support/fixtures/hardening.json):
- * at most one warning an answer, however many chunks carried the bad data. That the page and the answer stay
- * whole in a browser is tests/e2e/test_malformed.py's, on one variant a delivery mode.
+ * server streams for it (LiteLLM's recorded stream for one it relays), read chunk by chunk by the hub as
+ * capture feeds it, gives the sources listed and the console warnings its file predicts (`malformed:`,
+ * test-support/fixtures/hardening.json): at most one warning an answer, however many chunks carried the bad
+ * data. That the page and the answer stay whole in a browser is tests/e2e/test_malformed.py's, on one
+ * variant a delivery mode.
  */
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { sentFor } from '../../test-support/core-reads.js';
 import { HARDENING } from '../../test-support/hardening.js';
 import { MALFORMED_SCENARIOS, type MockServer, startMockServer } from '../../test-support/mock-server.js';
 import { createHub } from './hub.js';
@@ -40,12 +42,10 @@ function read(messageId: string, payloads: readonly unknown[]): { listed: number
 }
 
 for (const [model, expected] of Object.entries(HARDENING.malformed)) {
-  test(`${model}: ${expected.listed} sources listed, ${expected.warnings} console warnings`, async (t) => {
-    if (!served.has(model)) {
-      // Relayed by the real LiteLLM proxy: what the page reads is LiteLLM's rewrite of the mock's answer.
-      return t.skip('relayed by LiteLLM, which rewrites it: tests/e2e/test_malformed.py');
-    }
-    const streamed = read(`${model}-streamed`, (await mock.stream(model)).split('\n\n'));
+  test(`${model}: ${expected.listed} sources listed, ${expected.warnings} console warnings`, async () => {
+    const sse = await sentFor(mock, served, model, true);
+    assert.equal(typeof sse, 'string', `${model}: neither the mock serves it nor LiteLLM's answer is recorded`);
+    const streamed = read(`${model}-streamed`, (sse as string).split('\n\n'));
     assert.deepEqual([streamed.listed, streamed.warnings.length], [expected.listed, expected.warnings], 'streamed');
     assert.ok(
       streamed.warnings.every((line) => line.includes(`${model}-streamed`)),
