@@ -7,6 +7,9 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PYTHON = process.env.MOCK_PYTHON ?? `${ROOT}.venv/bin/python`;
+// Node's own fetch, kept before a DOM test installs happy-dom's, which logs every refused connection
+// while the server starts.
+const fetch = globalThis.fetch;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
