@@ -7,9 +7,9 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PYTHON = process.env.MOCK_PYTHON ?? `${ROOT}.venv/bin/python`;
-// Node's own fetch, kept before a DOM test installs happy-dom's, which logs every refused connection
+// Node's own fetch, kept before a DOM test installs happy-dom's, which logs every connection refused
 // while the server starts.
-const fetch = globalThis.fetch;
+const nodeFetch = globalThis.fetch;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -77,7 +77,7 @@ export async function startMockServer(scenarios: readonly string[] = []): Promis
   const url = `http://127.0.0.1:${port}`;
   for (let tries = 0; ; tries++) {
     try {
-      if ((await fetch(`${url}/v1/models`)).ok) break;
+      if ((await nodeFetch(`${url}/v1/models`)).ok) break;
     } catch {
       if (tries > 120 || child.exitCode !== null) throw new Error(`mock server did not start (${PYTHON})`);
       await new Promise((r) => setTimeout(r, 250));
