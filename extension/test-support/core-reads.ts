@@ -20,12 +20,23 @@ export async function citationsNow(
   stream: boolean,
   drawn = '',
 ): Promise<readonly Citation[] | null> {
-  const citations = await read(mock, served, model, stream);
+  // Read once a scenario and mode (each line's recordings, live and reloaded, ask again); each caller
+  // gets its own copy.
+  const key = `${stream}:${model}`;
+  const reads = readsOf.get(mock) ?? new Map<string, Promise<string | null>>();
+  readsOf.set(mock, reads);
+  if (!reads.has(key))
+    reads.set(
+      key,
+      read(mock, served, model, stream).then((c) => c && JSON.stringify(c)),
+    );
+  const citations = await reads.get(key)!;
+  if (citations === null) return null;
   const origin = MOCK_ORIGIN.exec(drawn)?.[0];
-  if (!citations || !origin) return citations;
-  const here = JSON.stringify(citations).replace(new RegExp(MOCK_ORIGIN.source, 'g'), origin);
-  return JSON.parse(here) as Citation[];
+  return JSON.parse(origin ? citations.replace(new RegExp(MOCK_ORIGIN.source, 'g'), origin) : citations) as Citation[];
 }
+
+const readsOf = new WeakMap<MockServer, Map<string, Promise<string | null>>>();
 
 async function read(
   mock: MockServer,
