@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { chatIdOfPage, chatIdOfPath, isStoredChatPath } from './routes.js';
+import { chatIdOfPage, chatIdOfPath, chatPath, isStoredChatPath, messageEventPath } from './routes.js';
 
 const CHAT = '0ed4628a-a39c-4895-84d9-82550d3420fc';
 
@@ -18,4 +18,9 @@ test("a chat's page and its API path name it; Open WebUI's other pages and chat 
     assert.equal(chatIdOfPage(path), null, path);
   for (const path of ['/api/v1/chats/pinned', '/api/v1/chats/list', `/api/v1/chats/${CHAT}/tags`])
     assert.equal(chatIdOfPath(path), null, path);
+});
+
+test('an id never leaves its path segment, whoever builds the path', () => {
+  assert.equal(chatPath('../auths'), '/api/v1/chats/..%2Fauths');
+  assert.equal(messageEventPath('a/b', '?x#y'), '/api/v1/chats/a%2Fb/messages/%3Fx%23y/event');
 });

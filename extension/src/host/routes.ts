@@ -4,6 +4,7 @@
  * otherwise (`/api/v1/chats/list`, `…/pinned`) names no chat.
  */
 
+// The patterns below are built from these constants only, never from data.
 const CHAT_ID = '([0-9a-f-]{36})';
 
 /** A chat's page, `/c/<id>`. */
@@ -37,9 +38,10 @@ export const isStoredChatPath = (path: string): boolean => CHAT_PATH.test(path) 
 /** Whether `path` signs a user in (the page then keeps its new token). */
 export const isSignInPath = (path: string): boolean => SIGN_IN_PATH.test(path);
 
-/** A chat's own path; `chatId` must already be a checked path segment. */
-export const chatPath = (chatId: string): string => `/api/v1/chats/${chatId}`;
+/** A chat's own path. Ids are a chat's data: checked by the caller (ids.ts), and encoded here too,
+ * so that no id can reach another path whoever calls this. */
+export const chatPath = (chatId: string): string => `/api/v1/chats/${encodeURIComponent(chatId)}`;
 
-/** Where an event of a chat's message is stored; both ids already checked path segments. */
+/** Where an event of a chat's message is stored; both ids encoded, as in chatPath. */
 export const messageEventPath = (chatId: string, messageId: string): string =>
-  `/api/v1/chats/${chatId}/messages/${messageId}/event`;
+  `${chatPath(chatId)}/messages/${encodeURIComponent(messageId)}/event`;
