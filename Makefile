@@ -100,12 +100,15 @@ test-e2e-webext: setup install-extension
 	E2E_DELIVERY=webext $(VENV_PY) -m pytest tests/e2e -m "per_route and not other_mode" --browser firefox
 	E2E_DELIVERY=userscript $(VENV_PY) -m pytest tests/e2e -m per_route -k "perplexity or status"
 
+# Every scenario, streamed and not and after a reload, on every line (about 9 min a line); the other
+# end-to-end tests run in make test on the pinned and oldest lines (MATRIX_ARGS= runs them all here too).
 # Goes on after a failing version, so that the table shows every version; fails at the end.
+MATRIX_ARGS ?= -k test_scenario_shows_its_sources_and_keeps_them_after_reload
 test-matrix: .venv/.installed
 	@failed=; for version in $(OWUI_MATRIX); do \
 	  rm -f test-results/e2e-$$version.json; \
 	  $(MAKE) --no-print-directory test-e2e OWUI_VERSION=$$version OWUI_VENV=$(call owui_venv,$$version) \
-	    || failed="$$failed $$version"; \
+	    E2E_ARGS="$(MATRIX_ARGS)" || failed="$$failed $$version"; \
 	done; \
 	$(VENV_PY) scripts/compat_table.py $(OWUI_MATRIX); \
 	if [ -n "$$failed" ]; then echo "test-matrix: failures on$$failed (see docs/compatibility.md)"; exit 1; fi
