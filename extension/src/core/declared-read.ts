@@ -7,6 +7,7 @@
 import { type Declared, type DeclaredPath, type PathStep, validateDeclarations } from './declared.js';
 import { listedDraft } from './formats/text-list.js';
 import { firstChoice, int, isObject, type JsonObject, num, obj } from './json.js';
+import { MAX_CITATIONS } from './limits.js';
 import type { Draft, Format } from './model.js';
 import { type ListPlace, sourceLists } from './source-lists.js';
 import { isWebUrl } from './urls.js';
@@ -42,14 +43,22 @@ const text = (value: unknown): string | null => {
 const numberOf = (item: unknown, backend: Declared): number | null =>
   backend.fields.number ? int(at(item, backend.fields.number.steps)) : null;
 
-function itemDraft(item: unknown, position: number, backend: Declared): Draft | null {
+/** What names the item: its title, link or text; null when it names none. */
+function naming(item: unknown, backend: Declared) {
   const read = (path: DeclaredPath | undefined): unknown => (path ? at(item, path.steps) : undefined);
   const { fields } = backend;
   const title = text(read(fields.title));
   const rawUrl = read(fields.url);
   const url = typeof rawUrl === 'string' ? rawUrl : null;
   const snippet = text(read(fields.text));
-  if (!title && !url && !snippet) return null;
+  return title || url || snippet ? { title, url, snippet, read } : null;
+}
+
+function itemDraft(item: unknown, position: number, backend: Declared): Draft | null {
+  const named = naming(item, backend);
+  if (!named) return null;
+  const { title, url, snippet, read } = named;
+  const { fields } = backend;
   // Items that carry numbers are named by them only: one without (or below the base) is listed,
   // but no marker names it, rather than a number by place that another item may hold.
   const own = numberOf(item, backend);
@@ -66,14 +75,22 @@ function itemDraft(item: unknown, position: number, backend: Declared): Draft | 
   };
 }
 
-/** The list at the path, read whole (the caller keeps the first MAX_CITATIONS and counts the rest).
- * A declaration for any model claims the list only when an item carries its number. */
+/** The list at the path: the first MAX_CITATIONS items that name something drafted, the rest only
+ * counted (a built-in declaration reads every model's answers, whose lists may be long). A
+ * declaration for any model claims the list only when an item carries its number. */
 function fromPath(body: JsonObject, backend: Declared, path: DeclaredPath) {
   const list = at(body, path.steps);
   if (!Array.isArray(list)) return null;
   if (backend.models.length === 0 && !list.some((item) => numberOf(item, backend) !== null)) return null;
-  const drafts = list.flatMap((item, i) => itemDraft(item, i, backend) ?? []);
-  return { drafts, ordered: true, field: path.text };
+  const drafts: Draft[] = [];
+  let omitted = 0;
+  list.forEach((item, i) => {
+    if (drafts.length < MAX_CITATIONS) {
+      const draft = itemDraft(item, i, backend);
+      if (draft) drafts.push(draft);
+    } else if (naming(item, backend)) omitted++;
+  });
+  return { drafts, ordered: true, field: path.text, ...(omitted ? { omitted } : {}) };
 }
 
 /** The answer's text in a body or a merged stream. */

@@ -408,6 +408,28 @@ test('a list longer than the core reads: the rest counted, as a format counts it
   assert.equal(result.omitted, 3);
 });
 
+test('attack: a list of a million items is drafted only up to the cap, the rest counted', () => {
+  // Each item's score is read only when the item is drafted (a getter counts the reads).
+  let scoresRead = 0;
+  const item = (i: number) => ({
+    index: i + 1,
+    title: `T${i}`,
+    get score() {
+      scoresRead++;
+      return 0.5;
+    },
+  });
+  const results = Array.from({ length: 1_000_000 }, (_, i) => item(i));
+  const backend = declared({
+    sources: { path: 'search_results' },
+    fields: { title: 'title', url: 'url', number: 'index', score: 'score' },
+  });
+  const result = extractCitations({ ...answer('x [1].'), search_results: results }, { anyModel: [backend] });
+  assert.equal(result.citations.length, MAX_CITATIONS);
+  assert.equal(result.omitted, 1_000_000 - MAX_CITATIONS);
+  assert.equal(scoresRead, MAX_CITATIONS);
+});
+
 test("every built-in declaration (producers/*/declaration.json) is valid, one backend for any model, as the core checks an admin's", () => {
   const producers = new URL('../../../producers/', import.meta.url);
   const files = readdirSync(producers).filter((name) => existsSync(new URL(`${name}/declaration.json`, producers)));

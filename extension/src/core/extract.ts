@@ -43,7 +43,8 @@ export function extractCitations(payload: unknown, options: ExtractOptions = {})
       if (found && found.drafts.length > 0) {
         const drafts = found.drafts.slice(0, MAX_CITATIONS);
         const citations = finalize(drafts, found.ordered, format.name, options);
-        const omitted = found.drafts.length - drafts.length;
+        // A reader that stops drafting at the cap counts the rest itself.
+        const omitted = found.drafts.length - drafts.length + (found.omitted ?? 0);
         return {
           format: format.name,
           citations,

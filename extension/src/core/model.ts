@@ -105,7 +105,9 @@ export interface Format {
    * `ordered: false` means the producer gives no order: drafts are then ranked by score.
    * No drafts: the payload has this format's sources, but none can be read.
    */
-  extract(payload: Record<string, unknown>): { drafts: Draft[]; ordered: boolean; field?: string } | null;
+  extract(
+    payload: Record<string, unknown>,
+  ): { drafts: Draft[]; ordered: boolean; field?: string; omitted?: number } | null;
   /** What of this format's stream the merger (stream.ts) cannot keep as a field like any other:
    * made once per stream. */
   stream?: () => StreamPart;

@@ -123,3 +123,16 @@ test("an Open WebUI source event on a line of its own, {event: {type: 'source', 
     );
   }
 });
+
+test("a stream part that throws while placing what it kept leaves the stream's text and fields as merged", () => {
+  const failing = () => ({
+    into(): undefined {
+      throw new Error('a bug in a producer part');
+    },
+  });
+  const merger = createMerger([failing]);
+  merger.add({ choices: [{ delta: { content: 'Rain [1].' } }], citations: ['https://r.example/'] });
+  const body = merger.body();
+  assert.deepEqual(body.citations, ['https://r.example/']);
+  assert.equal((body.choices as Array<{ message: { content: string } }>)[0]?.message.content, 'Rain [1].');
+});

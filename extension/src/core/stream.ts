@@ -124,7 +124,7 @@ const TOP_LEVEL_SKIPPED = new Set([
   'type',
 ]);
 
-export function createMerger(): ChunkMerger {
+export function createMerger(makeParts: ReadonlyArray<() => StreamPart> = STREAM_PARTS()): ChunkMerger {
   const top = new Map<string, unknown>(); // replacing fields: the last non-empty value wins
   // One string, added to: the page reads the text after every chunk (to add only what is new),
   // which joining a list of pieces would copy whole every time.
@@ -137,7 +137,7 @@ export function createMerger(): ChunkMerger {
   };
   // The formats' own shares of the stream (a format's `stream`): Responses events, Claude's
   // citations placed by position, Mistral's page chunks.
-  const parts = STREAM_PARTS().map((make) => make());
+  const parts = makeParts.map((make) => make());
   const annotations = distinctList();
   const sources: unknown[] = [];
   const messageFields = new Map<string, unknown>(); // replacing fields, as `top`
@@ -211,8 +211,12 @@ export function createMerger(): ChunkMerger {
     merged.choices = [{ ...Object.fromEntries(choiceFields), index: 0, message }];
     if (sources.length && !('sources' in merged)) merged.sources = sources;
     for (const part of parts) {
-      const own = part.into?.(merged, message, text);
-      if (own) return own;
+      try {
+        const own = part.into?.(merged, message, text);
+        if (own) return own;
+      } catch {
+        // A part that cannot place what it kept leaves the body as merged: the stream's text stays.
+      }
     }
     return merged;
   };
