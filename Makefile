@@ -27,7 +27,7 @@ help:
 	@echo "make demo   mock server + a real Open WebUI wired to it"
 	@echo "make test   install what is missing, then run every test"
 	@echo "make dist   the wheel, the bundle, the browser extensions and the userscript, in dist/ with SHA256SUMS"
-	@echo "make test-matrix   the end-to-end suite on every supported Open WebUI line, then docs/compatibility.md"
+	@echo "make test-matrix   every scenario end to end on every supported Open WebUI line, then docs/compatibility.md"
 
 .venv/.installed: pyproject.toml requirements.lock
 	$(PYTHON) -m venv .venv

@@ -81,7 +81,8 @@ class Docs(_Strict):
 
 
 class HostileChecks(_Strict):
-    """How tests/e2e/test_hostile.py asks for a hostile scenario, and what it predicts of the answer."""
+    """How a hostile scenario is asked for (streamed or not), and what it predicts of the answer: checked on
+    recorded markup by ui/hostile-markup.test.ts, end to end for one twin per route by test_hostile.py."""
 
     stream: bool = Field(description="asked streamed: where its sources travel the most particular way")
     buttons: Literal["as the markers say", "none", "not predicted"] = Field(
@@ -93,7 +94,7 @@ class HostileChecks(_Strict):
 
 
 class MalformedChecks(_Strict):
-    """What tests/e2e/test_malformed.py predicts of a malformed scenario's answer in the page."""
+    """What a malformed scenario predicts of its answer in the page, checked by capture/malformed.test.ts."""
 
     warnings: int = Field(ge=0, description="the extension's console warnings")
     listed: int = Field(ge=0, description="the sources listed")

@@ -55,7 +55,8 @@ def default_frontend() -> Path:
 LOADER = "loader.js"
 BACKUP = LOADER + BACKUP_SUFFIX
 # The admin's declared backends, beside the bundle: the page fetches it as /static/owc-backends.json
-# (extension/src/host/open-webui-files.ts); the file it replaces, or uninstall removes, is kept as its backup.
+# (extension/src/host/routes.ts, ADMIN_DECLARATIONS_PATH); the file it replaces, or uninstall removes,
+# is kept as its backup.
 BACKENDS = "owc-backends.json"
 BACKENDS_BACKUP = BACKENDS + BACKUP_SUFFIX
 

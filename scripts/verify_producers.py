@@ -239,7 +239,7 @@ def hostile_problems(path: Path, known: dict[str, Scenario]) -> Iterator[str]:
         yield str(error)
         return
     if twin.hostile is None:
-        yield f"{rel(path)}: add `hostile:` (stream, buttons, titles), how tests/e2e/test_hostile.py checks it"
+        yield f"{rel(path)}: add `hostile:` (stream, buttons, titles), how ui/hostile-markup.test.ts checks it"
 
 
 def expectation_problems(path: Path, names: list[str]) -> Iterator[str]:

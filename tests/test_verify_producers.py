@@ -60,7 +60,7 @@ def test_a_parser_not_registered_and_without_its_shape_names_the_registry_and_th
 def test_a_producers_code_imports_only_the_core(acme: Path) -> None:
     (acme / "format.ts").write_text(
         "import { str } from '../../extension/src/core/json.js';\n"
-        "import { x } from '../../extension/src/ui/answer.js';\n"
+        "import { x } from '../../extension/src/host/answers.js';\n"
         "import { y } from '../../extension/src/capture/fetch.js';\n"
         "import { z } from 'some-package';\n"
         "import { w } from './shape.js';\n"
@@ -73,7 +73,7 @@ def test_a_producers_code_imports_only_the_core(acme: Path) -> None:
     )
     refused = [problem.split(": imports ")[1].split(":")[0] for problem in found(acme) if ": imports " in problem]
     assert refused == [
-        "'../../extension/src/ui/answer.js'",
+        "'../../extension/src/host/answers.js'",
         "'../../extension/src/capture/fetch.js'",
         "'some-package'",
         "'./shape.js'",

@@ -55,7 +55,7 @@ function claudeStream(): StreamPart {
   let to = 0;
   return {
     read(chunk, stream) {
-      const citation = obj(obj(obj(firstChoice(chunk)?.delta)?.provider_specific_fields)?.citation);
+      const citation = obj(obj(obj(firstChoice(chunk)?.delta)?.[PLACED_BY_POSITION])?.citation);
       if (!citation) return;
       const length = stream.text().length;
       if (length > to) [from, to] = [to, length];

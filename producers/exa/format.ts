@@ -11,7 +11,7 @@ import { arr, firstChoice, isObject, type JsonObject, obj, str } from '../../ext
 import type { Draft, Format } from '../../extension/src/core/model.js';
 
 // Keys of Exa's citation objects besides url and title: xAI's and Perplexity's `citations` are
-// URL strings, the quote-grounded engines' objects carry `quote` (answer-spans.ts, tried first).
+// URL strings, the quote-grounded engines' objects carry `quote` (producers/answer-spans/format.ts, tried first).
 const EXA_KEYS = ['id', 'publishedDate', 'author', 'favicon', 'image'];
 
 const isExaCitation = (item: unknown): item is JsonObject =>

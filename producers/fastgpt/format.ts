@@ -5,7 +5,7 @@
  * collectionId, datasetId, chunkIndex, updateTime, score}. `score` is a list of {type, value, index}
  * (embedding, fullText, reRank, rrf), a number in older versions. A node run inside a tool or
  * plugin keeps its own responses in `toolDetail`, `pluginDetail` or `childrenResponses`. Asked for
- * (`retainDatasetCite`), the answer cites a quote by its id, `[<24 hex>](CITE)` (markers.ts).
+ * (`retainDatasetCite`), the answer cites a quote by its id, `[<24 hex>](CITE)` (core/marker-syntax/fastgpt-cite.ts).
  * Streamed, the list comes once as `event: flowResponses` (stream.ts).
  */
 

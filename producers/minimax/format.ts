@@ -6,7 +6,7 @@
  * rests on. Streamed, that list comes on the last chunk, which has no text; the search results
  * come before, as a tool-role chunk whose content is a JSON list of {no, url, title, content,
  * web_icon}, `no` being the number a marker writes. A tool message with such a list is read too:
- * its pages are sources, cited or not. The marker itself is core's `【n†…】` (markers.ts).
+ * its pages are sources, cited or not. The marker itself is core's `【n†…】` (core/marker-syntax/fullwidth.ts).
  */
 
 import {

@@ -17,7 +17,7 @@ import type { Anchor, Draft, Format, StreamPart } from '../../extension/src/core
 const isToolReference = (chunk: unknown): chunk is JsonObject => isObject(chunk) && chunk.type === 'tool_reference';
 
 /** A content chunk that names pages: a tool_reference, or a thinking chunk holding some. */
-export const namesPages = (chunk: JsonObject): boolean =>
+const namesPages = (chunk: JsonObject): boolean =>
   chunk.type === 'tool_reference' || (chunk.type === 'thinking' && arr(chunk.thinking).some(isToolReference));
 
 /** A tool_reference's page, anchored to what it supports; null when it has neither title nor link. */

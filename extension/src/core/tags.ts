@@ -16,7 +16,7 @@ export interface Tag {
   /** The tag's JSON, when it holds an object. */
   data: JsonObject | null;
   /** The number a citation tag names its source by (its `number`), else null: one reading for the
-   * parser (formats/brave.ts), what the text cites (cited.ts) and where the UI puts its button. */
+   * parser (producers/brave/format.ts), what the text cites (cited.ts) and where the UI puts its button. */
   citedNumber: number | null;
 }
 

@@ -76,9 +76,10 @@ type Endpoint =
   | { name: 'event'; chatId: string; messageId: string; body: string }
   | { name: 'session' };
 
+/** An id checked before it names a request (host/routes.ts encodes it into the path). */
 const segment = (id: string): string => {
   if (!isId(id)) throw new InvalidId(`not an id: ${JSON.stringify(String(id).slice(0, 40))}`);
-  return encodeURIComponent(id);
+  return id;
 };
 
 function pathOf(endpoint: Endpoint): string {

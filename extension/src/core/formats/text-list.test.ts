@@ -412,7 +412,7 @@ test('a list of file names under "Sources", without addresses: documents, a page
 });
 
 test('a list of titles under "References" is read when the markers cite it, and not when they do not', () => {
-  // Before the answer (at its end, "References" and "[n]" lines are LightRAG's, lightrag.ts).
+  // Before the answer (at its end, "References" and "[n]" lines are LightRAG's, producers/lightrag/format.ts).
   const block = '**References:**\n[1] Annual report 2024, p. 3\n[2] Board minutes March';
   const cited = `${block}\n\nRevenue grew 12% [1], as the board noted [2].`;
   const citations = read(cited);
