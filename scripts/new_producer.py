@@ -61,7 +61,7 @@ HOSTILE = """\
 # field of every source. The answer cites each with [N].
 extends: {name}
 description: Hostile {title} — a script-injection payload in every field of every source.
-hostile:  # how its answer is asked for (recorded markup, ui/hostile-markup.test.ts; end to end, test_hostile.py), and what it predicts
+hostile:  # how it is asked for, and what it predicts (ui/hostile-markup.test.ts checks it)
   stream: true
 vars:
   payloads: {{$include: ../_hostile-payloads.yaml}}
