@@ -1,11 +1,14 @@
 """Driving Open WebUI in a browser as a user does, for the tests, the benchmarks and the markup recorder:
-every version difference is absorbed here, not in its callers."""
+every version difference is absorbed here, not in its callers. What Open WebUI is, on the Python side:
+its DOM (the selectors below), its routes and its API (`Stack.api()`, devstack/stack.py). What the
+extension draws in its page is devstack/answer.py's."""
 
 import re
 import time
 from dataclasses import dataclass
 from dataclasses import field
 from functools import cache
+from pathlib import Path
 
 from playwright.sync_api import ConsoleMessage
 from playwright.sync_api import Locator
@@ -18,6 +21,11 @@ from mock_server.registry import MALFORMED
 from mock_server.registry import load_scenarios
 
 ANSWER_TIMEOUT_MS = 30_000
+CHAT_INPUT = "#chat-input"
+ASSISTANT = ".chat-assistant"  # in a message's element: the message is an answer
+PROSE = ".markdown-prose"  # one per output item of an answer
+COPY_BUTTON = ".copy-response-button"
+REGENERATE_BUTTON = ".regenerate-response-button"  # hidden: the direct trigger, without a menu
 # Scenarios served on the Ollama connection, whose model names carry Ollama's tag (LightRAG's).
 OLLAMA_MODELS = {name for name, s in load_scenarios([HOSTILE, MALFORMED]).items() if s.speaks_ollama}
 
@@ -51,6 +59,13 @@ def set_user_settings(stack: Stack, stream: bool, **ui: object) -> None:
         api.post("/api/v1/users/user/settings/update", json={"ui": settings}).raise_for_status()
 
 
+def installed_version(venv: Path) -> tuple[int, ...]:
+    """The open-webui version installed in a venv, from its package metadata; () if none is."""
+    found = sorted(venv.glob("lib/python*/site-packages/open_webui-*.dist-info"))
+    name = found[-1].name.removeprefix("open_webui-").removesuffix(".dist-info") if found else ""
+    return tuple(int(part) for part in name.split(".")) if name else ()
+
+
 @cache
 def open_webui_version(stack: Stack) -> tuple[int, ...]:
     """The running Open WebUI's version, for expectations that differ by release line."""
@@ -58,16 +73,31 @@ def open_webui_version(stack: Stack) -> tuple[int, ...]:
         return tuple(int(part) for part in api.get("/api/config").json()["version"].split("."))
 
 
+def message_selector(message_id: str) -> str:
+    """The element of a message, a question or an answer."""
+    return f"#message-{message_id}"
+
+
+def message_element(page: Page, message_id: str) -> Locator:
+    return page.locator(message_selector(message_id))
+
+
+def wait_for_chat_input(page: Page, timeout_ms: float = 60_000) -> None:
+    """Once the chat's input is there: the app has drawn a chat, a new or a stored one."""
+    page.wait_for_selector(CHAT_INPUT, timeout=timeout_ms)
+
+
 def native_source_strip(page: Page, message_id: str) -> Locator:
     """Open WebUI's own "N Sources" toggle under an answer, when visible (0.6: no aria attributes)."""
     return page.locator(
-        f"#message-{message_id} button:visible:not(.owc-source)", has_text=re.compile(r"^\s*\d+ Sources?\s*$")
+        f"{message_selector(message_id)} button:visible:not(.owc-source)",
+        has_text=re.compile(r"^\s*\d+ Sources?\s*$"),
     )
 
 
 def open_new_chat(page: Page, stack: Stack, model: str, query: str = "") -> None:
     page.goto(f"{stack.webui_url}/?model={model_id(model)}{query}")
-    page.wait_for_selector("#chat-input", timeout=60_000)
+    wait_for_chat_input(page)
 
 
 def navigate_in_app(page: Page, path: str) -> None:
@@ -79,7 +109,7 @@ def navigate_in_app(page: Page, path: str) -> None:
         path,
     )
     page.wait_for_url(f"**{path}")
-    page.wait_for_selector("#chat-input", timeout=60_000)
+    wait_for_chat_input(page)
 
 
 def open_new_chat_in_app(page: Page, model: str) -> None:
@@ -88,7 +118,7 @@ def open_new_chat_in_app(page: Page, model: str) -> None:
     page.wait_for_function(f"() => {ANSWERS}.length === 0")
 
 
-ANSWERS = """[...document.querySelectorAll('[id^="message-"]')].filter(e => e.querySelector('.chat-assistant'))"""
+ANSWERS = f"""[...document.querySelectorAll('[id^="message-"]')].filter(e => e.querySelector('{ASSISTANT}'))"""
 # A finished answer has its Regenerate button; a failed one, up to 0.11, only a red error box.
 FINISHED = """button[aria-label="Regenerate"], .regenerate-response-button, [class~="border-red-600/10"]"""
 
@@ -100,7 +130,7 @@ def _expect_newer_answer(page: Page) -> None:
 
 def send(page: Page, text: str = "Which sources support this?", paste: bool = False) -> None:
     _expect_newer_answer(page)
-    page.click("#chat-input")
+    page.click(CHAT_INPUT)
     if paste:  # one input event rather than one per character: for long runs of turns
         page.keyboard.insert_text(text)
     else:
@@ -128,7 +158,7 @@ def regenerate(page: Page, answer_id: str) -> None:
     """Regenerates an answer as a user does: its Regenerate button, then, where Open WebUI opens a
     menu there (its `regenerateMenu` setting, on by default), "Try Again"."""
     _expect_newer_answer(page)
-    message = page.locator(f"#message-{answer_id}")
+    message = message_element(page, answer_id)
     message.hover()
     message.locator('[aria-label="Regenerate"]:visible').click()  # 0.6: the menu's is a labelled div
     try_again = page.get_by_text("Try Again", exact=True)
@@ -143,7 +173,7 @@ def edit_question(page: Page, question_id: str, text: str) -> None:
     """Edits a question as a user does (its Edit button, the text, Send): Open WebUI keeps both
     versions, each with its own answer."""
     _expect_newer_answer(page)
-    message = page.locator(f"#message-{question_id}")
+    message = message_element(page, question_id)
     message.hover()
     message.locator("button.edit-user-message-button").click()
     page.locator(f"#message-edit-{question_id}").fill(text)
@@ -157,42 +187,10 @@ PREVIOUS_VERSION = 'button[aria-label="Previous message"], .self-center[dir="ltr
 def show_previous_version(page: Page, message_id: str) -> None:
     """Open WebUI's "<" under a message with versions (a regenerated answer, an edited question):
     the chat shows the version before it, and the branch under that one."""
-    message = page.locator(f"#message-{message_id}")
+    message = message_element(page, message_id)
     message.hover()
     message.locator(PREVIOUS_VERSION).first.click()
     message.wait_for(state="detached")
-
-
-VISIBLE_NUMBERS = """id => [...document.querySelectorAll(`#message-${id} .owc-cite`)]
-    .filter(e => e.offsetParent !== null).map(e => Number(e.dataset.owcIndex))"""
-
-
-def wait_for_citation_numbers(
-    page: Page, message_id: str, expected: list[int] | None, timeout_ms: int = 15_000
-) -> list[int]:
-    """The numbered buttons visible in an answer once they have stayed what is expected for 500 ms
-    (with no expectation: stayed the same for 2 s), or those visible at the timeout."""
-    # Svelte redraws an answer when its sources arrive, and our buttons are placed again a moment
-    # later: what is returned is the state that lasted, not one read again after it.
-    stable = (
-        """([id, want, hold]) => {
-        const now = JSON.stringify((%s)(id));
-        const same = now === window.__owcLast && (want === null || now === JSON.stringify(want));
-        window.__owcLast = now;
-        if (!same) { window.__owcSince = undefined; return false; }
-        window.__owcSince ??= performance.now();
-        return performance.now() - window.__owcSince >= hold && JSON.parse(now);
-    }"""
-        % VISIBLE_NUMBERS
-    )
-    hold_ms = 2_000 if expected is None else 500
-    page.evaluate("() => { window.__owcSince = undefined; window.__owcLast = undefined; }")
-    try:
-        return page.wait_for_function(
-            stable, arg=[message_id, expected, hold_ms], timeout=timeout_ms, polling=100
-        ).json_value()
-    except PlaywrightTimeoutError:
-        return page.evaluate(VISIBLE_NUMBERS, message_id)  # the caller's assertion shows what is there instead
 
 
 def chat_id(page: Page) -> str:

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
+from devstack.built_core import call_core
 from owui_citations import declared
 from owui_citations.installer import BACKENDS
 from owui_citations.installer import BACKENDS_BACKUP
-from tests.built_core import call_core
 from tests.installer_support import ROOT
 from tests.installer_support import run
 from tests.installer_support import snapshot

@@ -19,7 +19,7 @@ from markdown_it import MarkdownIt
 from mdit_py_plugins.footnote import footnote_plugin
 from pybtex.database import parse_string
 
-from tests.built_core import call_core
+from devstack.built_core import call_core
 from tests.readers import latex_text
 
 PAGE = "https://owui.example/c/1"

@@ -14,6 +14,8 @@ import httpx
 import pytest
 
 from bench.relay import perplexity_amplified
+from devstack.built_core import CORE
+from devstack.built_core import call_core
 from owui_citations import relay
 from owui_citations.relay_filter import EVENT_TYPE
 from owui_citations.relay_filter import MAX_FIELDS_PER_MESSAGE
@@ -22,8 +24,6 @@ from owui_citations.relay_filter import MAX_RELAYED_BYTES
 from owui_citations.relay_filter import MAX_RELAYED_BYTES_PER_MESSAGE
 from owui_citations.relay_filter import Filter
 from owui_citations.relay_filter import dropped
-from tests.built_core import CORE
-from tests.built_core import call_core
 from tests.functions_api import FunctionsApi
 from tests.wire import CHAT_SCENARIOS
 from tests.wire import raw_chunks

@@ -10,6 +10,7 @@ from urllib.parse import unquote
 import pytest
 from pydantic import ValidationError
 
+from devstack.built_core import CORE
 from mock_server.corpus import BUILD_DIR
 from mock_server.corpus import DEFAULT_CORPUS_DIRS
 from mock_server.corpus import Backend
@@ -19,7 +20,6 @@ from scripts.unnamed_recall import MODES
 from scripts.unnamed_recall import found_for
 from scripts.unnamed_recall import measure
 from scripts.unnamed_recall import read_corpus
-from tests.built_core import CORE
 
 FILES = sorted(path for directory in DEFAULT_CORPUS_DIRS for path in directory.glob("*.yaml"))
 

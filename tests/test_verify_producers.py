@@ -96,7 +96,7 @@ def test_a_scenario_missing_from_a_recorded_line_names_the_recording(
     recorded = [problem for problem in found(acme) if problem.startswith("markup/open-webui-9.9.9.json")]
     assert recorded == [
         "markup/open-webui-9.9.9.json: 'acme' is not recorded (streamed live, streamed reloaded, not streamed live, "
-        "not streamed reloaded): make record-markup OWUI_VERSION=9.9.9, or a gap in tests/e2e/limits.py"
+        "not streamed reloaded): make record-markup OWUI_VERSION=9.9.9, or a gap in devstack/limits.py"
     ]
 
 

@@ -10,6 +10,13 @@ from playwright.sync_api import BrowserType
 
 from devstack.browser import chromium_launch_args
 from devstack.browser import firefox_launch_args
+from devstack.delivery import DELIVERY
+from devstack.delivery import USERSCRIPT
+from devstack.delivery import extension_context
+from devstack.delivery import install_extension
+from devstack.delivery import stock_frontend
+from devstack.limits import first_token_delay_ms
+from devstack.owui import installed_version
 from devstack.processes import ROOT
 from devstack.stack import OWUI_VENV
 from devstack.stack import Demo
@@ -17,15 +24,8 @@ from devstack.stack import Stack
 from devstack.stack import running_stack as devstack_running_stack
 from mock_server.registry import HOSTILE
 from mock_server.registry import MALFORMED
-from tests.e2e.delivery import DELIVERY
-from tests.e2e.delivery import USERSCRIPT
-from tests.e2e.delivery import extension_context
-from tests.e2e.delivery import install_extension
-from tests.e2e.delivery import stock_frontend
 from tests.e2e.egress import EGRESS
 from tests.e2e.egress import Egress
-from tests.e2e.limits import first_token_delay_ms
-from tests.e2e.results import installed_version  # noqa: F401  (hooks: the results file)
 from tests.e2e.results import pytest_runtest_makereport  # noqa: F401  (hooks: the results file)
 from tests.e2e.results import pytest_sessionfinish  # noqa: F401  (hooks: the results file)
 
@@ -97,7 +97,7 @@ def delivered_context(
     profile: Path,
     stack: Stack,
 ) -> Iterator[BrowserContext]:
-    """A browser context the extension reaches the page in, as E2E_DELIVERY says (delivery.py)."""
+    """A browser context the extension reaches the page in, as E2E_DELIVERY says (devstack/delivery.py)."""
     if DELIVERY == "webext":
         with extension_context(browser_type, profile, launch_args, context_args, stack.webui_url) as extended:
             EGRESS.watch_context(extended)

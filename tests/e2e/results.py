@@ -3,7 +3,7 @@ test-results/e2e-<Open WebUI version>.json, the input of the compatibility table
 (scripts/compat_table.py). A test says how far it got with `record_property("phase", …)` and
 names an asserted limit of Open WebUI with `record_property("gap", reason)` and what it counted
 with `record_property("measured", {…})`; a condition the whole run had on this version
-(tests/e2e/limits.py) and what the browser requested in the run (egress.py) are written beside
+(devstack/limits.py) and what the browser requested in the run (egress.py) are written beside
 the tests."""
 
 import datetime
@@ -12,20 +12,14 @@ from pathlib import Path
 
 import pytest
 
+from devstack.delivery import DELIVERY
+from devstack.limits import condition_for
+from devstack.owui import installed_version
 from devstack.processes import ROOT
 from devstack.stack import OWUI_VENV
-from tests.e2e.delivery import DELIVERY
 from tests.e2e.egress import EGRESS
-from tests.e2e.limits import condition_for
 
 RESULTS_DIR = ROOT / "test-results"
-
-
-def installed_version(venv: Path) -> tuple[int, ...]:
-    """The open-webui version installed in a venv, from its package metadata; () if none is."""
-    found = sorted(venv.glob("lib/python*/site-packages/open_webui-*.dist-info"))
-    name = found[-1].name.removeprefix("open_webui-").removesuffix(".dist-info") if found else ""
-    return tuple(int(part) for part in name.split(".")) if name else ()
 
 
 def results_path(version: str) -> Path:

@@ -9,6 +9,12 @@ from playwright.sync_api import BrowserContext
 from playwright.sync_api import Page
 from playwright.sync_api import expect
 
+from devstack.answer import CITE
+from devstack.answer import PREVIEW
+from devstack.answer import RETRIEVED
+from devstack.answer import SETTINGS_TOGGLE
+from devstack.answer import SOURCE_LIST
+from devstack.answer import Answer
 from devstack.owui import last_answer_id
 from devstack.owui import open_new_chat
 from devstack.owui import send
@@ -50,7 +56,7 @@ def answer_with_sources(page: Page, stack: Stack) -> str:
     open_new_chat(page, stack, MODEL)
     send(page)
     message_id = last_answer_id(page)
-    expect(page.locator(f"#message-{message_id} .owc-retrieved")).to_have_count(1, timeout=15_000)
+    expect(Answer(page, message_id).retrieved).to_have_count(1, timeout=15_000)
     return message_id
 
 
@@ -61,41 +67,37 @@ def test_axe_finds_no_violation_in_buttons_preview_list_settings_and_modal(
     context.add_init_script(f"localStorage.setItem('theme', '{theme}')")
     message_id = answer_with_sources(page, stack)
     expect(page.locator("html")).to_have_class(re.compile(r"\bdark\b" if theme == "dark" else r"^(?!.*\bdark\b)"))
-    answer = page.locator(f"#message-{message_id}")
-    answer.locator(".owc-retrieved summary").click()
-    expect(answer.locator(".owc-retrieved button.owc-source")).to_have_count(1)
-    answer.locator(".owc-settings-toggle").click()
-    expect(answer.locator(".owc-settings")).to_be_visible()
-    answer.locator(".owc-export summary").click()
+    shown = Answer(page, message_id)
+    answer = shown.element
+    shown.retrieved.locator("summary").click()
+    expect(shown.retrieved_sources).to_have_count(1)
+    shown.settings_toggle.click()
+    expect(shown.settings).to_be_visible()
+    shown.export.locator("summary").click()
     expect(answer.locator(".owc-export-menu")).to_be_visible()
-    answer.locator(".owc-sources button.owc-source").first.hover()  # its places marked
-    expect(answer.locator(".owc-cite[data-owc-marked]").first).to_be_visible()
-    answer.locator(".owc-cite").first.hover()
-    expect(page.locator(".owc-preview")).to_be_visible()
-    scope = [
-        f"#message-{message_id} .owc-cite",
-        f"#message-{message_id} .owc-sources",
-        f"#message-{message_id} .owc-retrieved",
-        ".owc-preview",
-    ]
+    shown.sources.first.hover()  # its places marked
+    expect(answer.locator(f"{CITE}[data-owc-marked]").first).to_be_visible()
+    shown.buttons.first.hover()
+    expect(shown.preview).to_be_visible()
+    scope = [shown.selector(CITE), shown.selector(SOURCE_LIST), shown.selector(RETRIEVED), PREVIEW]
     found = axe_violations(page, scope)
     assert found == [], "\n".join(found)
-    answer.locator(".owc-export summary").click()
-    answer.locator(".owc-settings-toggle").click()
+    shown.export.locator("summary").click()
+    shown.settings_toggle.click()
     page.mouse.move(0, 0)
-    expect(page.locator(".owc-preview")).to_have_count(0)
+    expect(shown.preview).to_have_count(0)
     answer.screenshot(path=screenshots / f"cited-and-retrieved-{theme}.png")  # the README's pictures
-    answer.locator(".owc-sources button.owc-source").first.hover()
+    shown.sources.first.hover()
     answer.screenshot(path=screenshots / f"source-places-{theme}.png")
-    answer.locator(".owc-export summary").click()
-    answer.locator(".owc-sources").screenshot(path=screenshots / f"export-{theme}.png")
-    answer.locator(".owc-export summary").click()
+    shown.export.locator("summary").click()
+    shown.source_list.screenshot(path=screenshots / f"export-{theme}.png")
+    shown.export.locator("summary").click()
 
-    answer.locator(".owc-sources button.owc-source").first.click()
-    expect(page.locator(".owc-modal")).to_be_visible()
+    shown.sources.first.click()
+    expect(shown.modal).to_be_visible()
     found = axe_violations(page, [".owc-backdrop"])
     assert found == [], "\n".join(found)
-    page.locator(".owc-modal").screenshot(path=screenshots / f"modal-{theme}.png")
+    shown.modal.screenshot(path=screenshots / f"modal-{theme}.png")
 
 
 def focused(page: Page) -> str:
@@ -116,14 +118,13 @@ def tab_to(page: Page, selector: str, limit: int = 300) -> None:
 def test_keyboard_alone_reaches_a_citation_opens_and_leaves_the_modal_and_changes_settings(
     page: Page, stack: Stack
 ) -> None:
-    message_id = answer_with_sources(page, stack)
-    answer = f"#message-{message_id}"
+    answer = Answer(page, answer_with_sources(page, stack))
     page.evaluate("document.activeElement?.blur()")
-    tab_to(page, f"{answer} .owc-cite")
-    expect(page.locator(".owc-preview")).to_be_visible()  # focus shows the preview, as hovering does
+    tab_to(page, answer.selector(CITE))
+    expect(answer.preview).to_be_visible()  # focus shows the preview, as hovering does
     citation = page.evaluate_handle("document.activeElement")
     page.keyboard.press("Enter")
-    modal = page.locator(".owc-modal")
+    modal = answer.modal
     expect(modal).to_be_visible()
     expect(modal.locator(".owc-close")).to_be_focused()
     for key in ["Tab"] * 8 + ["Shift+Tab"] * 8:  # the focus stays inside, both ways round
@@ -133,24 +134,24 @@ def test_keyboard_alone_reaches_a_citation_opens_and_leaves_the_modal_and_change
     expect(modal).to_have_count(0)
     assert page.evaluate("c => document.activeElement === c", citation)
 
-    tab_to(page, f"{answer} .owc-settings-toggle")
+    tab_to(page, answer.selector(SETTINGS_TOGGLE))
     page.keyboard.press("Enter")
-    panel = page.locator(f"{answer} .owc-settings")
+    panel = answer.settings
     expect(panel).to_be_visible()
     shown = panel.get_by_label("Sources shown before “Show all”")
     expect(shown).to_be_focused()
     page.keyboard.press("ArrowUp")
     page.keyboard.press("ArrowUp")
     expect(shown).to_have_value("2")
-    expect(page.locator(f"{answer} .owc-sources button.owc-source")).to_have_count(2)
+    expect(answer.sources).to_have_count(2)
     expect(shown).to_be_focused()  # the list was redrawn, the focus kept
     page.keyboard.press("Tab")
     expect(panel.get_by_label("Show sources retrieved but not cited")).to_be_focused()
     page.keyboard.press("Space")
-    expect(page.locator(f"{answer} .owc-retrieved")).to_have_count(0)
+    expect(answer.retrieved).to_have_count(0)
     page.keyboard.press("Escape")
     expect(panel).to_be_hidden()
-    expect(page.locator(f"{answer} .owc-settings-toggle")).to_be_focused()
+    expect(answer.settings_toggle).to_be_focused()
     page.keyboard.press("Enter")  # opened again: the controls show the settings as they are
     expect(shown).to_have_value("2")
     expect(panel.get_by_label("Show sources retrieved but not cited")).not_to_be_checked()

@@ -11,15 +11,19 @@ from playwright.sync_api import Page
 from playwright.sync_api import Route
 from playwright.sync_api import expect
 
+from devstack.answer import Answer
+from devstack.answer import wait_for_citation_numbers
 from devstack.owui import ANSWERS
+from devstack.owui import CHAT_INPUT
+from devstack.owui import REGENERATE_BUTTON
 from devstack.owui import Console
 from devstack.owui import chat_id
 from devstack.owui import last_answer_id
+from devstack.owui import message_selector
 from devstack.owui import open_new_chat
 from devstack.owui import send
 from devstack.owui import set_user_settings
 from devstack.owui import stored_citation_events
-from devstack.owui import wait_for_citation_numbers
 from devstack.owui import wait_until_stored
 from devstack.stack import Stack
 
@@ -33,7 +37,7 @@ REGENERATE_EVERY = 5
 
 def regenerate(page: Page, answer: str) -> str:
     """Open WebUI's own direct trigger (the visible button opens a menu); the new answer's id."""
-    page.locator(f"#message-{answer} .regenerate-response-button").dispatch_event("click")
+    page.locator(f"{message_selector(answer)} {REGENERATE_BUTTON}").dispatch_event("click")
     page.wait_for_function(f"{ANSWERS}.at(-1).id !== 'message-{answer}'")
     return last_answer_id(page)
 
@@ -53,7 +57,7 @@ def test_two_tabs_and_regenerations_store_every_answer_once_over_12_turns(
     last = last_answer_id(first)
     chat = chat_id(first)
     second.goto(f"{stack.webui_url}/c/{chat}")  # both tabs now receive the next answers
-    second.wait_for_selector("#chat-input")
+    second.wait_for_selector(CHAT_INPUT)
     answers = [last]
     for turn in range(2, TURNS + 1):
         send(first, f"Question {turn}", paste=True)
@@ -63,7 +67,7 @@ def test_two_tabs_and_regenerations_store_every_answer_once_over_12_turns(
             last = regenerate(first, last)
             assert last not in answers
             answers.append(last)
-    expect(first.locator(f"#message-{last} .owc-sources button.owc-source")).to_have_count(3)
+    expect(Answer(first, last).sources).to_have_count(3)
 
     wait_until_stored(first, stack, chat, answers, timeout_s=60)  # once each answer's chat is written back
     stored = stored_citation_events(stack, chat)
@@ -123,7 +127,7 @@ def test_a_reload_before_the_sources_are_stored_loses_none(page: Page, stack: St
     open_new_chat(page, stack, "perplexity")
     send(page)
     answer = last_answer_id(page)
-    expect(page.locator(f"#message-{answer} .owc-sources button.owc-source")).to_have_count(3)
+    expect(Answer(page, answer).sources).to_have_count(3)
     chat = chat_id(page)
     for _ in range(30):
         if attempts["first page"]:
@@ -138,7 +142,7 @@ def test_a_reload_before_the_sources_are_stored_loses_none(page: Page, stack: St
     page.once("domcontentloaded", next_page)
     page.reload()
     assert wait_for_citation_numbers(page, answer, [1, 2, 3, 2]) == [1, 2, 3, 2]
-    expect(page.locator(f"#message-{answer} .owc-sources button.owc-source")).to_have_count(3)
+    expect(Answer(page, answer).sources).to_have_count(3)
     assert wait_until_stored(page, stack, chat, [answer]) == {answer: 1}
     assert stored_citation_events(stack, chat) == {answer: 1}
 
@@ -151,13 +155,12 @@ def test_phone_width_dark_theme_and_german(browser: Browser, stack: Stack, scree
     open_new_chat(page, stack, "answer-spans")
     send(page, "Welche Aufbewahrungsfrist gilt?")
     answer = last_answer_id(page)
-    sources = page.locator(f"#message-{answer} .owc-sources")
+    shown = Answer(page, answer)
+    sources = shown.source_list
     expect(sources).to_contain_text("Quellen")
-    expect(page.locator(f"#message-{answer} .owc-cite").first).to_have_attribute(
-        "aria-label", re.compile(r"^Zitat 1 von \d+: Quelle 1, ")
-    )
-    page.locator(f"#message-{answer} button.owc-source[data-owc-index='3']").click()
-    modal = page.locator(".owc-modal")
+    expect(shown.buttons.first).to_have_attribute("aria-label", re.compile(r"^Zitat 1 von \d+: Quelle 1, "))
+    shown.source(3).click()
+    modal = shown.modal
     for _ in range(6):  # focus stays in the modal while it is open
         page.keyboard.press("Tab")
         assert modal.evaluate("m => m.contains(document.activeElement)")
@@ -192,6 +195,6 @@ def test_a_direct_connection_answer_is_read_from_the_page_own_fetch(page: Page, 
         answer = last_answer_id(page)
         assert upstream_calls, "the page did not call the upstream itself"
         assert wait_for_citation_numbers(page, answer, [1, 2, 3, 2]) == [1, 2, 3, 2]
-        expect(page.locator(f"#message-{answer} .owc-sources button.owc-source")).to_have_count(3)
+        expect(Answer(page, answer).sources).to_have_count(3)
     finally:
         set_user_settings(stack, stream=True)  # and no direct connection for the other tests

@@ -8,9 +8,11 @@ import time
 
 import pytest
 from playwright.sync_api import BrowserContext
+from playwright.sync_api import Locator
 from playwright.sync_api import Page
 from playwright.sync_api import expect
 
+from devstack.answer import Answer
 from devstack.owui import chat_id
 from devstack.owui import last_answer_id
 from devstack.owui import open_new_chat
@@ -43,24 +45,25 @@ def source_lines(copied: str) -> dict[int, str]:
     return {int(m[1]): m[0] for m in re.finditer(r"^- \[(\d+)\] .*$", copied, re.M)}
 
 
-def listed(page: Page, selector: str) -> dict[int, str]:
+def listed(sources: Locator) -> dict[int, str]:
     """The sources a list shows: number → title."""
     return dict(
-        page.locator(selector).evaluate_all(
+        sources.evaluate_all(
             "bs => bs.map(b => [Number(b.dataset.owcIndex), b.querySelector('.owc-source-title').textContent])"
         )
     )
 
 
 def check_copy(page: Page, stack: Stack, message_id: str) -> None:
-    cited = listed(page, f"#message-{message_id} .owc-sources button.owc-source")
-    page.locator(f"#message-{message_id} .owc-retrieved summary").click()
-    expect(page.locator(f"#message-{message_id} .owc-retrieved button.owc-source")).to_have_count(1)
-    retrieved = listed(page, f"#message-{message_id} .owc-retrieved button.owc-source")
+    answer = Answer(page, message_id)
+    cited = listed(answer.sources)
+    answer.retrieved.locator("summary").click()
+    expect(answer.retrieved_sources).to_have_count(1)
+    retrieved = listed(answer.retrieved_sources)
     assert cited and retrieved
     text = stored_answer_text(stack, chat_id(page), message_id)
     page.evaluate("navigator.clipboard.writeText('')")
-    page.locator(f"#message-{message_id} .copy-response-button").click()
+    answer.copy_button.click()
     copied = clipboard_text(page, "**Sources**")
     assert copied.startswith(f"{text}\n\n**Sources**\n\n"), copied
     lines = source_lines(copied)
@@ -70,7 +73,7 @@ def check_copy(page: Page, stack: Stack, message_id: str) -> None:
             rf"- \[{number}\] \[{re.escape(markdown_text(title))}\]\(http://127\.0\.0\.1:\d+/\S+\)", lines[number]
         ), lines[number]
 
-    copy_all = page.locator(f"#message-{message_id} .owc-copy-all")
+    copy_all = answer.copy_all
     copy_all.click()
     expect(copy_all).to_have_text("Copied")
     every = clipboard_text(page, f"- [{max(retrieved)}]")
@@ -89,10 +92,10 @@ def test_copy_keeps_the_cited_sources_and_copy_all_keeps_every_one(
     open_new_chat(page, stack, MODEL)
     send(page)
     message_id = last_answer_id(page)
-    expect(page.locator(f"#message-{message_id} .owc-retrieved")).to_have_count(1, timeout=15_000)
+    expect(Answer(page, message_id).retrieved).to_have_count(1, timeout=15_000)
     check_copy(page, stack, message_id)
     page.reload()
-    expect(page.locator(f"#message-{message_id} .owc-retrieved")).to_have_count(1, timeout=15_000)
+    expect(Answer(page, message_id).retrieved).to_have_count(1, timeout=15_000)
     check_copy(page, stack, message_id)
 
 
@@ -102,10 +105,10 @@ def test_formatted_copy_keeps_the_sources_as_links(page: Page, context: BrowserC
     try:
         open_new_chat(page, stack, MODEL)
         send(page)
-        message_id = last_answer_id(page)
-        cited = listed(page, f"#message-{message_id} .owc-sources button.owc-source")
-        expect(page.locator(f"#message-{message_id} .owc-retrieved")).to_have_count(1, timeout=15_000)
-        page.locator(f"#message-{message_id} .copy-response-button").click()
+        answer = Answer(page, last_answer_id(page))
+        cited = listed(answer.sources)
+        expect(answer.retrieved).to_have_count(1, timeout=15_000)
+        answer.copy_button.click()
         clipboard_text(page, "**Sources**")
         formatted = page.evaluate("""async () => {
             const [item] = await navigator.clipboard.read();
@@ -130,10 +133,11 @@ def test_copy_keeps_the_sources_where_the_page_has_no_clipboard_api(page: Page, 
     open_new_chat(page, stack, MODEL)
     send(page)
     message_id = last_answer_id(page)
-    cited = listed(page, f"#message-{message_id} .owc-sources button.owc-source")
-    expect(page.locator(f"#message-{message_id} .owc-retrieved")).to_have_count(1, timeout=15_000)
+    answer = Answer(page, message_id)
+    cited = listed(answer.sources)
+    expect(answer.retrieved).to_have_count(1, timeout=15_000)
     text = stored_answer_text(stack, chat_id(page), message_id)
-    page.locator(f"#message-{message_id} .copy-response-button").click()
+    answer.copy_button.click()
     page.wait_for_function("() => window.__copied !== undefined")
     copied = page.evaluate("window.__copied")
     assert copied.startswith(f"{text}\n\n**Sources**\n\n"), copied

@@ -13,19 +13,20 @@ import pytest
 from playwright.sync_api import Page
 from playwright.sync_api import expect
 
+from devstack.answer import Answer
+from devstack.answer import wait_for_citation_numbers
+from devstack.delivery import DELIVERY
+from devstack.delivery import console_script
+from devstack.delivery import install_extension
 from devstack.owui import Console
 from devstack.owui import last_answer_id
 from devstack.owui import open_new_chat
 from devstack.owui import send
 from devstack.owui import set_user_settings
-from devstack.owui import wait_for_citation_numbers
 from devstack.stack import OWUI_VENV
 from devstack.stack import Stack
 from mock_server.registry import DECLARED
 from tests.e2e.conftest import running_stack
-from tests.e2e.delivery import DELIVERY
-from tests.e2e.delivery import console_script
-from tests.e2e.delivery import install_extension
 
 pytestmark = [
     pytest.mark.e2e,
@@ -61,7 +62,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
 
 
 def check_sources(page: Page, message_id: str) -> None:
-    sources = page.locator(f"#message-{message_id} .owc-sources button.owc-source")
+    sources = Answer(page, message_id).sources
     expect(sources).to_have_count(2, timeout=15_000)
     for source, title in zip(sources.all(), TITLES, strict=True):
         expect(source).to_contain_text(title)

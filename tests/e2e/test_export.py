@@ -26,6 +26,8 @@ from mdit_py_plugins.footnote import footnote_plugin
 from playwright.sync_api import Page
 from playwright.sync_api import expect
 
+from devstack.answer import Answer
+from devstack.built_core import call_core
 from devstack.owui import chat_id
 from devstack.owui import edit_question
 from devstack.owui import last_answer_id
@@ -37,7 +39,6 @@ from devstack.owui import show_previous_version
 from devstack.owui import stored_answer_text
 from devstack.owui import wait_until_stored
 from devstack.stack import Stack
-from tests.built_core import call_core
 from tests.readers import latex_text
 
 pytestmark = pytest.mark.e2e
@@ -55,7 +56,7 @@ def file_stem(title: str) -> str:
 
 
 def download(page: Page, answer: str, file: str, tmp_path: Path) -> tuple[str, str]:
-    menu = page.locator(f"#message-{answer} .owc-export")
+    menu = Answer(page, answer).export
     if not menu.evaluate("m => m.open"):
         menu.locator("summary").click()
     with page.expect_download() as started:
@@ -136,13 +137,13 @@ def test_a_whole_chat_exports_every_stored_source_in_four_formats_after_a_reload
     chat = chat_id(page)
     assert all(wait_until_stored(page, stack, chat, answers).values())
     page.reload()
-    expect(page.locator(f"#message-{answers[0]} .owc-sources")).to_have_count(1, timeout=15_000)
+    expect(Answer(page, answers[0]).source_list).to_have_count(1, timeout=15_000)
     sources = sources_of(page, answers)
     assert all(len(answer) == 4 for answer in sources)
     with stack.api() as api:
         title = api.get(f"/api/v1/chats/{chat}").json()["chat"]["title"]
 
-    menu = page.locator(f"#message-{answers[0]} .owc-export")
+    menu = Answer(page, answers[0]).export
     menu.locator("summary").click()
     page.keyboard.press("Escape")
     expect(menu).not_to_have_attribute("open", "")
@@ -150,7 +151,7 @@ def test_a_whole_chat_exports_every_stored_source_in_four_formats_after_a_reload
 
     named, markdown = download(page, answers[0], "Markdown", tmp_path)
     assert named == f"{file_stem(title)}-sources.md"
-    cited = [page.locator(f"#message-{answer} .owc-sources button.owc-source").count() for answer in answers]
+    cited = [Answer(page, answer).sources.count() for answer in answers]
     check_markdown(markdown, sources, cited)
     for file, extension, check in [
         ("CSL-JSON", "csl.json", check_csl),
@@ -173,9 +174,7 @@ def check_open_webui_download(page: Page, stack: Stack, chat: str, answers: list
     started.value.save_as(path)
     text = path.read_text(encoding="utf-8")
     for answer in answers:
-        cited = page.locator(f"#message-{answer} .owc-sources button.owc-source").evaluate_all(
-            "bs => bs.map(b => Number(b.dataset.owcIndex))"
-        )
+        cited = Answer(page, answer).sources.evaluate_all("bs => bs.map(b => Number(b.dataset.owcIndex))")
         written = f"### ASSISTANT\n{stored_answer_text(stack, chat, answer).strip()}\n\n**Sources**\n\n"
         assert written in text, text
         after = text.split(written, 1)[1].split("\n\n", 1)[0]
@@ -209,12 +208,12 @@ def test_a_whole_chat_exports_the_version_on_screen_after_going_back_to_it(
         edit_question(page, question, f"{QUESTIONS[0]} For puppies?")
     other = last_answer_id(page)
     assert all(wait_until_stored(page, stack, chat, [other]).values())
-    expect(page.locator(f"#message-{other} .owc-sources")).to_have_count(1, timeout=15_000)
+    expect(Answer(page, other).source_list).to_have_count(1, timeout=15_000)
     other_sources = sources_of(page, [other])[0]
     # "<" under the version shown: the new answer, or the edited question.
     versioned = other if change == "regenerate" else stored_history(stack, chat)["messages"][other]["parentId"]
     show_previous_version(page, versioned)
-    expect(page.locator(f"#message-{first} .owc-sources")).to_have_count(1, timeout=15_000)
+    expect(Answer(page, first).source_list).to_have_count(1, timeout=15_000)
     shown_sources = sources_of(page, [first])[0]
     shown_titles, other_titles = [c["title"] for c in shown_sources], [c["title"] for c in other_sources]
     assert set(shown_titles).isdisjoint(other_titles), "each version cites sources of its own"

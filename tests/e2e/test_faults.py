@@ -8,6 +8,8 @@ from playwright.sync_api import Page
 from playwright.sync_api import WebSocket
 from playwright.sync_api import expect
 
+from devstack.answer import Answer
+from devstack.owui import PROSE
 from devstack.owui import Console
 from devstack.owui import last_answer_id
 from devstack.owui import native_source_strip
@@ -15,6 +17,7 @@ from devstack.owui import open_new_chat
 from devstack.owui import send
 from devstack.owui import set_user_settings
 from devstack.owui import stored_citation_events
+from devstack.owui import wait_for_chat_input
 from devstack.stack import Stack
 
 pytestmark = pytest.mark.e2e
@@ -47,21 +50,21 @@ def test_each_faulty_module_leaves_open_webui_working(page: Page, stack: Stack, 
         page.evaluate("fault => localStorage.setItem('owc:fault', fault)", fault)
         warned = len(console.problems)
         page.reload()
-        page.wait_for_selector("#chat-input", timeout=60_000)
+        wait_for_chat_input(page)
         for earlier in answers.values():  # the reload shows every answer so far, as Open WebUI does
-            expect(page.locator(f"#message-{earlier} .markdown-prose")).to_contain_text(ANSWER_START)
+            expect(Answer(page, earlier).prose).to_contain_text(ANSWER_START)
         streamed = len(events)
         send(page, f"Under a {fault} fault: how many stars?")
         answer = last_answer_id(page, count=len(answers) + 1)
         answers[fault] = answer
-        expect(page.locator(f"#message-{answer} .markdown-prose")).to_contain_text(ANSWER_START)
+        expect(Answer(page, answer).prose).to_contain_text(ANSWER_START)
         assert len(events) - streamed >= 5, "the answer did not stream"
         page.wait_for_timeout(1_500)
         assert len(console.problems) - warned == 1 and f"{fault} disabled" in console.problems[-1], console.problems[
             warned:
         ]
         has_extension = page.evaluate("() => 'owuiCitations' in window")
-        shows_sources = page.locator(f"#message-{answer} .owc-sources").count() == 1
+        shows_sources = Answer(page, answer).source_list.count() == 1
         assert (has_extension, shows_sources) == {
             "boot": (False, False),
             "capture": (True, False),
@@ -88,7 +91,8 @@ def test_each_faulty_module_leaves_open_webui_working(page: Page, stack: Stack, 
     # once another tab has thrown the switch (the extension reads it again on that change).
     page.evaluate("() => localStorage.removeItem('owc:fault')")
     page.reload()
-    sources = page.locator(f"#message-{answers['ui']} .owc-sources")
+    under_ui_fault = Answer(page, answers["ui"])
+    sources = under_ui_fault.source_list
     expect(sources).to_have_count(1, timeout=15_000)
     expect(native_source_strip(page, answers["ui"])).to_have_count(0)  # ours stands in for it
     ours_on_the_clipboard = "() => Object.hasOwn(navigator.clipboard, 'writeText')"  # copy keeps the sources
@@ -97,13 +101,11 @@ def test_each_faulty_module_leaves_open_webui_working(page: Page, stack: Stack, 
     other_tab = page.context.new_page()
     other_tab.goto(f"{stack.webui_url}/static/favicon.png")
     other_tab.evaluate("() => localStorage.setItem('owc:fault', 'ui')")
-    page.locator(f"#message-{answers['ui']} .owc-cite").first.hover()
+    under_ui_fault.buttons.first.hover()
     expect(sources).to_have_count(0)
     expect(native_source_strip(page, answers["ui"])).to_have_count(1)
-    expect(page.locator(f"#message-{answers['ui']} .owc-cite")).to_have_count(0)
-    expect(page.locator(f"#message-{answers['ui']} .markdown-prose button:visible")).not_to_have_count(
-        0
-    )  # Open WebUI's own
+    expect(under_ui_fault.buttons).to_have_count(0)
+    expect(page.locator(under_ui_fault.selector(f"{PROSE} button:visible"))).not_to_have_count(0)  # Open WebUI's own
     assert len(console.problems) - warned == 1 and "ui disabled" in console.problems[-1]
     assert not page.evaluate(ours_on_the_clipboard)  # the page's own clipboard again
 
@@ -111,7 +113,7 @@ def test_each_faulty_module_leaves_open_webui_working(page: Page, stack: Stack, 
     # the page's own again (a module turned off leaves nothing of itself in the page's way).
     # Not `fetch`: Open WebUI wraps it after us, so ours stays in its chain, passing through.
     page.reload()
-    page.wait_for_selector("#chat-input", timeout=60_000)
+    wait_for_chat_input(page)
     patched = """() => [XMLHttpRequest.prototype.open, HTMLImageElement.prototype.setAttribute]
         .map(f => !/\\[native code\\]/.test(Function.prototype.toString.call(f)))
         .concat([window.WebSocket.name !== 'WebSocket'])"""

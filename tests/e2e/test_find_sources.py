@@ -11,6 +11,7 @@ from playwright.sync_api import Locator
 from playwright.sync_api import Page
 from playwright.sync_api import expect
 
+from devstack.answer import Answer
 from devstack.owui import chat_id
 from devstack.owui import last_answer_id
 from devstack.owui import model_id
@@ -38,7 +39,7 @@ def test_an_answer_without_sources_is_taught_in_one_step(page: Page, stack: Stac
     open_new_chat(page, stack, MODEL)
     send(page)
     answer_id = last_answer_id(page)
-    answer = page.locator(f"#message-{answer_id}")
+    answer = Answer(page, answer_id).element
     expect(answer.locator(".owc-find-sources")).to_have_text("Find sources in this response")
     expect(answer.locator(".owc-sources")).to_have_count(0)
 
@@ -64,4 +65,4 @@ def test_an_answer_without_sources_is_taught_in_one_step(page: Page, stack: Stac
 
     wait_until_stored(page, stack, chat_id(page), [answer_id])
     page.reload()
-    check_sources(page.locator(f"#message-{answer_id}"))
+    check_sources(Answer(page, answer_id).element)

@@ -24,26 +24,29 @@ from playwright.sync_api import Browser
 from playwright.sync_api import BrowserContext
 from playwright.sync_api import Page
 
+from devstack.answer import SOURCE_LIST
+from devstack.answer import Answer
+from devstack.answer import wait_for_citation_numbers
+from devstack.limits import gap_for
+from devstack.limits import gaps_named
 from devstack.owui import Console
 from devstack.owui import chat_id
 from devstack.owui import last_answer_id
+from devstack.owui import message_selector
 from devstack.owui import navigate_in_app
 from devstack.owui import open_new_chat
 from devstack.owui import open_new_chat_in_app
 from devstack.owui import open_webui_version
 from devstack.owui import send
 from devstack.owui import set_user_settings
-from devstack.owui import wait_for_citation_numbers
 from devstack.stack import Stack
 from mock_server import registry
 from mock_server.registry import load_scenarios
 from mock_server.scenarios import Scenario
 from mock_server.templates import Renderer
+from tests.e2e.checks import ONE_PER_ROUTE
+from tests.e2e.checks import expect_gap_shown
 from tests.e2e.egress import Egress
-from tests.e2e.limits import expect_gap_shown
-from tests.e2e.limits import gap_for
-from tests.e2e.limits import gaps_named
-from tests.e2e.test_citations import ONE_PER_ROUTE
 from tests.e2e.trap import Trap
 
 pytestmark = pytest.mark.e2e
@@ -72,9 +75,9 @@ def test_the_sample_takes_each_route() -> None:
 
 # In the page: "show all" and the retrieved sources, every preview (the hover/focus event the extension listens
 # to), then the modal from the first source, through every page with "next" and back with "previous".
-OPEN_EVERYTHING = r"""async (id) => {
+OPEN_EVERYTHING = r"""async (selector) => {
   const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
-  const message = document.getElementById(`message-${id}`);
+  const message = document.querySelector(selector);
   const list = message.querySelector('.owc-sources');
   const count = (group) => Number(group?.dataset.owcCount ?? 0);
   const report = { count: count(list) + count(message.querySelector('.owc-retrieved')), listed: 0, buttons: [],
@@ -124,10 +127,10 @@ def hostile_context(browser: Browser) -> Iterator[tuple[BrowserContext, Trap]]:
 
 
 def open_everything(page: Page, answer: str, model: str) -> dict:
-    page.wait_for_selector(f"#message-{answer} .owc-sources", timeout=20_000)
+    page.wait_for_selector(Answer(page, answer).selector(SOURCE_LIST), timeout=20_000)
     # Open WebUI redraws the answer once the stored sources reach it: wait for the buttons to settle.
     buttons = wait_for_citation_numbers(page, answer, None, timeout_ms=30_000)
-    report = page.evaluate(OPEN_EVERYTHING, answer)
+    report = page.evaluate(OPEN_EVERYTHING, message_selector(answer))
     report["model"] = model
     assert report["listed"] == report["pages"] == report["back"] + 1 == report["count"] > 0, report
     assert report["previews"] == len(report["buttons"]) == len(buttons), report
@@ -209,13 +212,13 @@ def test_hostile_sources_never_run_live_or_after_reload(
         if (index := page.evaluate(attacker_source, answer)) is not None
     )
     navigate_in_app(page, f"/c/{chat}")
-    page.locator(f"#message-{answer} .owc-source[data-owc-index='{index}']").click()
+    Answer(page, answer).source(index).click()
     context.route(
         "https://attacker.example/**",
         lambda route: route.fulfill(body="<title>elsewhere</title>", content_type="text/html"),
     )
     with egress.expect(r"^https://attacker\.example/"):
         with context.expect_page() as new_tab:
-            page.locator(".owc-modal a.owc-link").click()
+            Answer(page, answer).modal.locator("a.owc-link").click()
         new_tab.value.wait_for_load_state()
         assert new_tab.value.evaluate("() => window.opener") is None

@@ -19,6 +19,9 @@ import re
 import pytest
 from playwright.sync_api import Page
 
+from devstack.answer import Answer
+from devstack.limits import gap_for
+from devstack.limits import gaps_named
 from devstack.owui import Console
 from devstack.owui import chat_id
 from devstack.owui import last_answer_id
@@ -33,9 +36,7 @@ from mock_server.registry import MALFORMED
 from mock_server.registry import load_scenarios
 from mock_server.rendering import RequestFacts
 from mock_server.rendering import render_answer
-from tests.e2e.limits import expect_gap_shown
-from tests.e2e.limits import gap_for
-from tests.e2e.limits import gaps_named
+from tests.e2e.checks import expect_gap_shown
 
 pytestmark = pytest.mark.e2e
 
@@ -127,15 +128,13 @@ def test_malformed_sources_leave_the_answer_and_the_page_alone(page: Page, stack
             answer, worst, problems = send_and_measure(page, stack, console, model, listed > 0)
         assert worst["extension"] < LONG_FRAME_BUDGET_MS, (model, worst)
         worst_frames[model] = round(worst["extension"])
-        assert first_words(model) in page.locator(f"#message-{answer} .markdown-prose").inner_text(), model
+        assert first_words(model) in Answer(page, answer).prose.inner_text(), model
         if gap:
             expect_gap_shown(page, answer, gap)
         assert len(problems) == warnings and all(answer in problem for problem in problems), (model, problems)
-        sources = page.locator(f"#message-{answer} .owc-sources")
+        sources = Answer(page, answer).source_list
         if listed:
-            groups = page.locator(
-                f"#message-{answer} .owc-sources, #message-{answer} .owc-retrieved"
-            )  # cited, not cited
+            groups = Answer(page, answer).groups  # cited, not cited
             assert groups.evaluate_all("gs => gs.reduce((n, g) => n + Number(g.dataset.owcCount), 0)") == listed, model
             stored = stored_event_chars(stack, chat_id(page), answer)
             assert stored <= MAX_STORED_EVENT_CHARS, (model, stored)

@@ -2,11 +2,11 @@
 
 import pytest
 
+from devstack.limits import NO_RESPONSES_CONNECTION
+from devstack.limits import RESPONSES_CONNECTION_SINCE
 from devstack.owui import model_id
 from devstack.owui import open_webui_version
 from devstack.stack import Stack
-from tests.e2e.limits import NO_RESPONSES_CONNECTION
-from tests.e2e.limits import RESPONSES_CONNECTION_SINCE
 from tests.wire import SCENARIOS
 
 pytestmark = pytest.mark.e2e

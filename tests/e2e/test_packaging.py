@@ -10,6 +10,8 @@ from playwright.sync_api import Page
 from playwright.sync_api import Route
 from playwright.sync_api import expect
 
+from devstack.delivery import DELIVERY
+from devstack.delivery import console_script
 from devstack.owui import Console
 from devstack.owui import last_answer_id
 from devstack.owui import open_new_chat
@@ -17,10 +19,8 @@ from devstack.owui import send
 from devstack.owui import set_user_settings
 from devstack.processes import ROOT
 from devstack.stack import Stack
-from tests.e2e.delivery import DELIVERY
-from tests.e2e.delivery import console_script
-from tests.e2e.test_citations import EXPECTED
-from tests.e2e.test_citations import check_answer
+from tests.e2e.checks import EXPECTED
+from tests.e2e.checks import check_answer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.per_route]
 VERSION = (ROOT / "VERSION").read_text().strip()

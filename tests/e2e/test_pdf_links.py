@@ -7,10 +7,10 @@ its page selector is read, the highlight was seen in screenshots (docs/compatibi
 import pytest
 from playwright.sync_api import Page
 
+from devstack.built_core import call_core
 from devstack.owui import open_new_chat
 from devstack.processes import ROOT
 from devstack.stack import Stack
-from tests.built_core import call_core
 
 pytestmark = [pytest.mark.e2e, pytest.mark.per_route]
 

@@ -9,11 +9,14 @@ import pytest
 from playwright.sync_api import Page
 from playwright.sync_api import expect
 
+from devstack.answer import CITE
+from devstack.answer import CITED_SOURCES
+from devstack.answer import Answer
+from devstack.answer import wait_for_citation_numbers
 from devstack.owui import last_answer_id
 from devstack.owui import open_new_chat
 from devstack.owui import send
 from devstack.owui import set_user_settings
-from devstack.owui import wait_for_citation_numbers
 from devstack.stack import Stack
 from mock_server.registry import producer_entries
 
@@ -22,10 +25,10 @@ pytestmark = pytest.mark.e2e
 SEEN = producer_entries("seen.json")
 FAMILIES = {"numbered": "azure-on-your-data", "offsets": "openai-url-citation", "tags": "brave", "links": "grok2api-go"}
 
-MARKED = """id => [...document.querySelectorAll(`#message-${id} .owc-cite`)]
+MARKED = """buttons => [...document.querySelectorAll(buttons)]
     .map(b => b.hasAttribute('data-owc-marked') ? Number(b.dataset.owcIndex) : 0)"""
 SENTENCES = """() => [...(CSS.highlights.get('owc-claim') ?? [])].map(r => r.toString().trim())"""
-FOCUSED = """id => [...document.querySelectorAll(`#message-${id} .owc-cite`)].indexOf(document.activeElement)"""
+FOCUSED = """buttons => [...document.querySelectorAll(buttons)].indexOf(document.activeElement)"""
 
 
 @pytest.mark.parametrize("family", FAMILIES)
@@ -39,43 +42,44 @@ def test_a_source_row_marks_exactly_the_buttons_citing_it_and_the_modal_steps_th
     send(page)
     message_id = last_answer_id(page)
     assert wait_for_citation_numbers(page, message_id, buttons) == buttons
-    answer = page.locator(f"#message-{message_id}")
+    shown = Answer(page, message_id)
+    answer, buttons_in_page = shown.element, shown.selector(CITE)
 
     for n in sorted(set(buttons)):
-        answer.locator(f".owc-sources button.owc-source[data-owc-index='{n}']").hover()
+        answer.locator(f"{CITED_SOURCES}[data-owc-index='{n}']").hover()
         expected = [b if b == n else 0 for b in buttons]
         page.wait_for_function(
-            f"([id, expected]) => ({MARKED})(id).join() === expected.join()", arg=[message_id, expected]
+            f"([buttons, expected]) => ({MARKED})(buttons).join() === expected.join()", arg=[buttons_in_page, expected]
         )
         sentences = page.evaluate(SENTENCES)
         assert len(sentences) == buttons.count(n) and all(sentences), sentences
     page.mouse.move(0, 0)
-    assert page.evaluate(MARKED, message_id) == [0] * len(buttons)  # marks go with the pointer
+    assert page.evaluate(MARKED, buttons_in_page) == [0] * len(buttons)  # marks go with the pointer
 
     # The source cited most: the modal says so, and steps through its places in reading order.
     most = max(set(buttons), key=buttons.count)
     places = [k for k, b in enumerate(buttons) if b == most]
-    row = answer.locator(f".owc-sources button.owc-source[data-owc-index='{most}']")
+    row = answer.locator(f"{CITED_SOURCES}[data-owc-index='{most}']")
     row.click()
-    modal = page.locator(".owc-modal")
+    modal = shown.modal
     expect(modal.locator(".owc-cited")).to_contain_text(
         "Cited once" if len(places) == 1 else f"Cited {len(places)} times"
     )
     modal.get_by_role("button", name="Show where").click()
     expect(modal).to_have_count(0)
     for place in places:
-        assert page.evaluate(FOCUSED, message_id) == place
+        assert page.evaluate(FOCUSED, buttons_in_page) == place
         page.keyboard.press("ArrowRight")
-    assert page.evaluate(FOCUSED, message_id) == places[-1]  # the last place stays the last
+    assert page.evaluate(FOCUSED, buttons_in_page) == places[-1]  # the last place stays the last
     page.keyboard.press("Escape")
     expect(row).to_be_focused()  # back on the row, which marks its places as hovering does
-    assert page.evaluate(MARKED, message_id) == [b if b == most else 0 for b in buttons]
+    assert page.evaluate(MARKED, buttons_in_page) == [b if b == most else 0 for b in buttons]
 
     # From a citation, → reaches the next of the answer, whichever source it names; named by its place.
-    first = answer.locator(".owc-cite").first
+    first = shown.buttons.first
     first.focus()
     page.keyboard.press("ArrowRight")
-    assert page.evaluate(FOCUSED, message_id) == 1
+    assert page.evaluate(FOCUSED, buttons_in_page) == 1
     title = page.evaluate(
         "([id, n]) => window.owuiCitations.view(id).citations.find(c => c.index === n).title", [message_id, buttons[0]]
     )

@@ -7,11 +7,12 @@ import pytest
 from playwright.sync_api import Page
 from playwright.sync_api import expect
 
+from devstack.answer import Answer
+from devstack.answer import wait_for_citation_numbers
 from devstack.owui import last_answer_id
 from devstack.owui import open_new_chat
 from devstack.owui import send
 from devstack.owui import set_user_settings
-from devstack.owui import wait_for_citation_numbers
 from devstack.stack import Stack
 from tests.e2e.conftest import running_stack
 
@@ -33,5 +34,5 @@ def test_sources_arrive_over_the_polling_transport(page: Page, polling_stack: St
     answer = last_answer_id(page)
     assert websockets == []  # the page really used polling
     assert wait_for_citation_numbers(page, answer, [1, 2, 1, 3]) == [1, 2, 1, 3]
-    expect(page.locator(f"#message-{answer} .owc-sources button.owc-source")).to_have_count(3)  # cited
-    expect(page.locator(f"#message-{answer} .owc-retrieved")).to_have_attribute("data-owc-count", "1")
+    expect(Answer(page, answer).sources).to_have_count(3)  # cited
+    expect(Answer(page, answer).retrieved).to_have_attribute("data-owc-count", "1")

@@ -17,18 +17,21 @@ from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
+from devstack.answer import Answer
+from devstack.owui import ASSISTANT
 from devstack.owui import send
 from devstack.owui import set_user_settings
 from devstack.owui import stored_citation_events
+from devstack.owui import wait_for_chat_input
+from devstack.owui import wait_until_stored
 from devstack.processes import free_port
 from devstack.proxy import TrustedSignIn
 from devstack.proxy import proxy
 from devstack.stack import Demo
 from devstack.stack import Stack
+from tests.e2e.checks import answered_by
 from tests.e2e.conftest import running_stack
 from tests.e2e.egress import EGRESS
-from tests.e2e.test_roles import answered_by
-from tests.e2e.test_store_faults import wait_until_stored
 
 pytestmark = pytest.mark.e2e
 
@@ -69,7 +72,7 @@ def signed_in_page(browser: Browser, proxied: Proxied) -> Page:
     context = browser.new_context(http_credentials={"username": proxied.user, "password": proxied.password})
     page = context.new_page()
     page.goto(proxied.stack.webui_url)
-    page.wait_for_selector("#chat-input", timeout=60_000)
+    wait_for_chat_input(page)
     return page
 
 
@@ -89,7 +92,7 @@ def test_behind_the_proxy_the_user_it_names_has_sources_stored_once_even_across_
     # clears the session, and its sign-in page signs the user in again through the proxy. An answer
     # that finished first leaves no request to come: the user's next page load is that request.
     send(page, "And how old is it?")
-    page.wait_for_selector(".chat-assistant >> nth=1", timeout=60_000)
+    page.wait_for_selector(f"{ASSISTANT} >> nth=1", timeout=60_000)
     page.evaluate("() => { localStorage.token = 'expired'; }")
     renewed = "() => localStorage.token && localStorage.token !== 'expired'"
     try:
@@ -105,5 +108,5 @@ def test_behind_the_proxy_the_user_it_names_has_sources_stored_once_even_across_
     assert sorted(stored.values()) == [1, 1], stored
     page.goto(f"{proxied.stack.webui_url}/c/{chat}")
     for answer in stored:
-        expect(page.locator(f"#message-{answer} .owc-sources")).to_have_count(1, timeout=20_000)
+        expect(Answer(page, answer).source_list).to_have_count(1, timeout=20_000)
     page.context.close()

@@ -1,16 +1,16 @@
 """The optional relay filter in a real Open WebUI: registered by the installer through Open WebUI's
 functions API, it brings to the page what Open WebUI drops from a streamed answer (the measured
-gaps of limits.py), shown live and kept after a reload; removed, everything is as before."""
+gaps of devstack/limits.py), shown live and kept after a reload; removed, everything is as before."""
 
 from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Page
 
+from devstack.delivery import installer
 from devstack.owui import Console
 from devstack.stack import Stack
-from tests.e2e.delivery import installer
-from tests.e2e.test_citations import check_asked_live_and_after_reload
+from tests.e2e.checks import check_asked_live_and_after_reload
 
 pytestmark = [pytest.mark.e2e, pytest.mark.relay]
 

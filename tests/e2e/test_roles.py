@@ -18,24 +18,23 @@ from playwright.sync_api import Page
 from playwright.sync_api import Request
 from playwright.sync_api import expect
 
+from devstack.answer import Answer
+from devstack.answer import wait_for_citation_numbers
 from devstack.owui import chat_id
-from devstack.owui import last_answer_id
-from devstack.owui import open_new_chat
-from devstack.owui import send
 from devstack.owui import set_user_settings
 from devstack.owui import stored_citation_events
-from devstack.owui import wait_for_citation_numbers
+from devstack.owui import wait_for_chat_input
+from devstack.owui import wait_until_stored
 from devstack.stack import Demo
 from devstack.stack import Stack
+from tests.e2e.checks import ASKED_BUTTONS
+from tests.e2e.checks import STORE_REQUESTS
+from tests.e2e.checks import answered_by
+from tests.e2e.checks import from_open_webui
 from tests.e2e.conftest import running_stack
-from tests.e2e.test_store_faults import STORE_REQUESTS
-from tests.e2e.test_store_faults import from_open_webui
-from tests.e2e.test_store_faults import wait_until_stored
 
 pytestmark = pytest.mark.e2e
 
-MODEL = "perplexity"  # Open WebUI does not store these sources itself: only the extension does
-BUTTONS = [1, 2, 3, 2]
 # What a page may send that writes into a chat: every request but a read.
 WRITES = re.compile(r"/api/v1/chats/")
 
@@ -88,7 +87,7 @@ def sign_in(page: Page, person: Person) -> None:
     page.locator('input[autocomplete="email"]').fill(person.email)
     page.locator('input[autocomplete="current-password"]').fill(person.password)
     page.locator('button[type="submit"]').click()
-    page.wait_for_selector("#chat-input", timeout=60_000)
+    wait_for_chat_input(page)
 
 
 def sign_out(page: Page) -> None:
@@ -114,15 +113,6 @@ def record_writes(page: Page) -> list[str]:
     return record_requests(page, lambda request: request.method != "GET" and WRITES.search(request.url))
 
 
-def answered_by(page: Page, stack: Stack) -> tuple[str, str]:
-    """The signed-in page asks in a new chat: the chat's id and the answer's, once its buttons are shown."""
-    open_new_chat(page, stack, MODEL)
-    send(page, "How many stars are in the Milky Way?")
-    answer = last_answer_id(page)
-    assert wait_for_citation_numbers(page, answer, BUTTONS) == BUTTONS
-    return chat_id(page), answer
-
-
 def test_a_users_sources_are_stored_as_them_and_a_share_a_clone_and_an_admin_read_them_without_writing(
     browser: Browser, organisation: Organisation, record_property
 ) -> None:
@@ -132,7 +122,7 @@ def test_a_users_sources_are_stored_as_them_and_a_share_a_clone_and_an_admin_rea
     chat, answer = answered_by(alices, alice.stack)
     assert wait_until_stored(alices, alice.stack, chat, [answer], timeout_s=30) == {answer: 1}
     alices.reload()
-    assert wait_for_citation_numbers(alices, answer, BUTTONS) == BUTTONS
+    assert wait_for_citation_numbers(alices, answer, ASKED_BUTTONS) == ASKED_BUTTONS
 
     # Alice shares the chat with Bob, as Open WebUI's share dialog does.
     with alice.stack.api() as api:
@@ -143,14 +133,14 @@ def test_a_users_sources_are_stored_as_them_and_a_share_a_clone_and_an_admin_rea
     sign_in(bobs, bob)
     writes = record_writes(bobs)
     bobs.goto(f"{bob.stack.webui_url}/s/{share}")
-    assert wait_for_citation_numbers(bobs, answer, BUTTONS) == BUTTONS
+    assert wait_for_citation_numbers(bobs, answer, ASKED_BUTTONS) == ASKED_BUTTONS
     bobs.wait_for_timeout(3_000)  # a store would have begun within a second
     assert writes == []
 
     # Bob clones it: his copy shows the sources it carries, and nothing is stored twice.
     bobs.get_by_role("button", name="Clone").click()
     clone = chat_id(bobs)
-    assert wait_for_citation_numbers(bobs, answer, BUTTONS) == BUTTONS
+    assert wait_for_citation_numbers(bobs, answer, ASKED_BUTTONS) == ASKED_BUTTONS
     bobs.wait_for_timeout(3_000)
     assert [write for write in writes if "/clone" not in write] == []
     assert stored_citation_events(bob.stack, clone) == {answer: 1}
@@ -160,7 +150,7 @@ def test_a_users_sources_are_stored_as_them_and_a_share_a_clone_and_an_admin_rea
     sign_in(admins, admin)
     writes = record_writes(admins)
     admins.goto(f"{admin.stack.webui_url}/s/{chat}")
-    assert wait_for_citation_numbers(admins, answer, BUTTONS) == BUTTONS
+    assert wait_for_citation_numbers(admins, answer, ASKED_BUTTONS) == ASKED_BUTTONS
     admins.wait_for_timeout(3_000)
     assert writes == []
     assert stored_citation_events(alice.stack, chat) == {answer: 1}
@@ -192,5 +182,5 @@ def test_on_a_shared_browser_pending_sources_wait_for_their_owner_and_never_go_w
     sign_in(page, alice)
     assert wait_until_stored(page, alice.stack, chat, [answer], timeout_s=30) == {answer: 1}
     page.goto(f"{alice.stack.webui_url}/c/{chat}")
-    expect(page.locator(f"#message-{answer} .owc-sources")).to_have_count(1, timeout=20_000)
+    expect(Answer(page, answer).source_list).to_have_count(1, timeout=20_000)
     page.context.close()

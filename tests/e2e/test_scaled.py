@@ -16,19 +16,19 @@ from devstack.owui import open_new_chat
 from devstack.owui import send
 from devstack.owui import set_user_settings
 from devstack.owui import stored_citation_events
+from devstack.owui import wait_until_stored
 from devstack.stack import Stack
+from tests.e2e.checks import EXPECTED
+from tests.e2e.checks import check_answer
+from tests.e2e.checks import check_asked_live_and_after_reload
 from tests.e2e.conftest import running_stack
-from tests.e2e.test_citations import EXPECTED
-from tests.e2e.test_citations import check_answer
-from tests.e2e.test_citations import check_asked_live_and_after_reload
-from tests.e2e.test_store_faults import wait_until_stored
 
 pytestmark = pytest.mark.e2e
 
 TABS = 3
 # Sources in the answer's own chunks, and in Open WebUI's own shape: across replicas, both travel
 # from the replica that answers to the one that holds the page's socket. (Open WebUI's own shape
-# streamed never reaches a page, scaled out or not: limits.OWN_SHAPE_WITHOUT_CHOICES.)
+# streamed never reaches a page, scaled out or not: devstack/limits.py, OWN_SHAPE_WITHOUT_CHOICES.)
 ROUTES = [("perplexity", True), ("perplexity", False), ("open-webui-upstream", False)]
 
 

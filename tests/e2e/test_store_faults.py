@@ -6,7 +6,6 @@ offline switch in front of the real Open WebUI; only the extension's own request
 the app's. How long the retries wait, and that they wait longer each time, is
 extension/src/persist/delivery.test.ts's, on a fake clock (network errors for 20 s, the same pages)."""
 
-import re
 import time
 from collections import Counter
 
@@ -15,6 +14,7 @@ from playwright.sync_api import Page
 from playwright.sync_api import Route
 from playwright.sync_api import expect
 
+from devstack.answer import Answer
 from devstack.owui import Console
 from devstack.owui import chat_id
 from devstack.owui import last_answer_id
@@ -22,25 +22,22 @@ from devstack.owui import open_new_chat
 from devstack.owui import send
 from devstack.owui import set_user_settings
 from devstack.owui import stored_citation_events
+from devstack.owui import wait_for_chat_input
 from devstack.owui import wait_until_stored
 from devstack.stack import Stack
+from tests.e2e.checks import STORE_REQUESTS
+from tests.e2e.checks import from_open_webui
 
 pytestmark = pytest.mark.e2e
 
 MODEL = "perplexity"  # Open WebUI does not store these sources itself: only the extension does
-STORE_REQUESTS = re.compile(r"/api/v1/chats/[0-9a-f-]{36}(/messages/[^/]+/event)?$")
 BAD_GATEWAY = "<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>"
-
-
-def from_open_webui(route: Route) -> bool:
-    """Open WebUI's own requests ask for JSON (`Accept`); the extension's take the browser's default."""
-    return route.request.headers.get("accept") == "application/json"
 
 
 def shown_after_reload(page: Page, answers: list[str]) -> None:
     page.reload()
     for answer in answers:
-        expect(page.locator(f"#message-{answer} .owc-sources")).to_have_count(1, timeout=20_000)
+        expect(Answer(page, answer).source_list).to_have_count(1, timeout=20_000)
 
 
 def test_store_requests_failing_over_a_reload_then_502_and_html_pages_store_every_answer_once(
@@ -77,7 +74,7 @@ def test_store_requests_failing_over_a_reload_then_502_and_html_pages_store_ever
     page.wait_for_timeout(2_000)
     reloaded = True
     page.reload()
-    page.wait_for_selector("#chat-input", timeout=60_000)
+    wait_for_chat_input(page)
     assert stored_citation_events(stack, chat).get(first, 0) == 0, "stored through the fault"
 
     stored = wait_until_stored(page, stack, chat, [first, second], timeout_s=90)
@@ -100,7 +97,7 @@ def test_offline_while_an_answer_finishes_stores_it_when_back_online(page: Page,
     chat = chat_id(page)
     page.wait_for_timeout(5_000)
     assert stored_citation_events(stack, chat).get(answer, 0) == 0, "stored while offline?"
-    expect(page.locator(f"#message-{answer} .owc-sources")).to_have_count(1)  # shown all along
+    expect(Answer(page, answer).source_list).to_have_count(1)  # shown all along
     page.context.set_offline(False)
     back = time.monotonic()
     assert wait_until_stored(page, stack, chat, [answer], timeout_s=30) == {answer: 1}
@@ -136,5 +133,5 @@ def test_signed_out_mid_answer_stores_it_once_signed_in_again(page: Page, stack:
     }""")
     assert wait_until_stored(page, stack, chat, [answer], timeout_s=30) == {answer: 1}
     page.goto(f"{stack.webui_url}/c/{chat}")
-    expect(page.locator(f"#message-{answer} .owc-sources")).to_have_count(1, timeout=20_000)
+    expect(Answer(page, answer).source_list).to_have_count(1, timeout=20_000)
     assert stored_citation_events(stack, chat) == {answer: 1}

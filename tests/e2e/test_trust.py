@@ -10,9 +10,9 @@ import uuid
 import pytest
 from playwright.sync_api import Page
 
+from devstack.answer import wait_for_citation_numbers
 from devstack.owui import Console
 from devstack.owui import stored_citation_events
-from devstack.owui import wait_for_citation_numbers
 from devstack.stack import Stack
 
 pytestmark = [pytest.mark.e2e, pytest.mark.oldest_line]

@@ -12,16 +12,20 @@ from playwright.sync_api import BrowserContext
 from playwright.sync_api import Page
 from playwright.sync_api import expect
 
+from devstack.answer import RETRIEVED
+from devstack.answer import SOURCE
+from devstack.answer import SOURCE_LIST
+from devstack.answer import Answer
+from devstack.answer import wait_for_citation_numbers
+from devstack.built_core import CORE
 from devstack.owui import last_answer_id
 from devstack.owui import open_new_chat
 from devstack.owui import send
 from devstack.owui import set_user_settings
-from devstack.owui import wait_for_citation_numbers
 from devstack.stack import Stack
 from mock_server.corpus import BUILD_DIR
 from mock_server.corpus import load_backend
 from scripts.unnamed_recall import read_corpus
-from tests.built_core import CORE
 
 pytestmark = pytest.mark.e2e
 
@@ -38,8 +42,7 @@ SAMPLE = [
     ("bing-chat-api", True),
 ]
 
-SHOWN_SOURCES = """id => [...document.querySelectorAll(
-    `#message-${id} :is(.owc-sources, .owc-retrieved)[data-owc-message-id="${id}"] button.owc-source`)]
+SHOWN_SOURCES = """sources => [...document.querySelectorAll(sources)]
     .map(b => [Number(b.dataset.owcIndex), b.querySelector('.owc-source-title').textContent])
     .sort((a, b) => a[0] - b[0])"""
 
@@ -63,9 +66,11 @@ def page(module_context: BrowserContext) -> Iterator[Page]:
 
 def check_shown(page: Page, message_id: str, read: dict[str, Any]) -> None:
     sources = [[c["index"], c["title"]] for c in sorted(read["citations"], key=lambda c: c["index"])]
-    listed = page.locator(f"#message-{message_id} button.owc-source")
+    answer = Answer(page, message_id)
+    listed = answer.listed
     expect(listed).to_have_count(len(sources), timeout=15_000)
-    assert page.evaluate(SHOWN_SOURCES, message_id) == sources
+    own_lists = f':is({SOURCE_LIST}, {RETRIEVED})[data-owc-message-id="{message_id}"] {SOURCE}'
+    assert page.evaluate(SHOWN_SOURCES, answer.selector(own_lists)) == sources
     buttons = [index for span in read["spans"] if span["kind"] == "marker" for index in span["indices"]]
     assert wait_for_citation_numbers(page, message_id, buttons) == buttons
 

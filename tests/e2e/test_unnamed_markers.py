@@ -7,6 +7,7 @@ from playwright.sync_api import Locator
 from playwright.sync_api import Page
 from playwright.sync_api import expect
 
+from devstack.answer import Answer
 from devstack.owui import chat_id
 from devstack.owui import last_answer_id
 from devstack.owui import open_new_chat
@@ -38,11 +39,11 @@ def test_a_marker_naming_no_source_reads_as_a_muted_number(page: Page, stack: St
     open_new_chat(page, stack, MODEL)
     send(page)
     answer_id = last_answer_id(page)
-    answer = page.locator(f"#message-{answer_id}")
+    answer = Answer(page, answer_id).element
     check_markers(answer)
     answer.locator(".owc-unnamed").first.click()
     expect(page.locator(".owc-modal")).to_have_count(0)  # nothing to open
     wait_until_stored(page, stack, chat_id(page), [answer_id])  # Open WebUI draws it again, with its own buttons
     check_markers(answer)
     page.reload()
-    check_markers(page.locator(f"#message-{answer_id}"))
+    check_markers(Answer(page, answer_id).element)

@@ -1,12 +1,10 @@
-"""Measured limits of Open WebUI itself, per release line. The tests assert each one, so that a
-change shows up, and docs/compatibility.md gives their reasons."""
+"""Measured limits of Open WebUI itself, per release line: what each line drops. The tests assert each
+one (tests/e2e/checks.py, `expect_gap_shown`), so that a change shows up, and docs/compatibility.md
+gives their reasons."""
 
 import json
 import re
 from dataclasses import dataclass
-
-from playwright.sync_api import Page
-from playwright.sync_api import expect
 
 # routers/openai.py has no `api_type` in 0.6.43 and 0.7.2; 0.8.12 has it.
 RESPONSES_CONNECTION_SINCE = (0, 8, 0)
@@ -158,18 +156,6 @@ def gaps_named(gaps: dict[str, str]) -> str:
     """Several scenarios' gaps in one test, as its recorded `gap`: a JSON object, scenario → reason
     (the compatibility table gives each distinct reason one note)."""
     return json.dumps(gaps, ensure_ascii=False)
-
-
-def expect_gap_shown(page: Page, answer: str, gap: Gap) -> None:
-    """An answer a gap keeps the sources from, shown as Open WebUI shows it: its error if it shows one,
-    and no button of ours; only Open WebUI's own sources listed, if it makes any (after a moment,
-    for what would come late)."""
-    expect(page.locator(f"#message-{answer} .chat-assistant")).not_to_be_empty()
-    if gap.shows:
-        expect(page.locator(f"#message-{answer}")).to_contain_text(gap.shows)
-    page.wait_for_timeout(2_000)
-    expect(page.locator(f"#message-{answer} .owc-sources button.owc-source")).to_have_count(gap.sources)
-    expect(page.locator(f"#message-{answer} .owc-cite")).to_have_count(0)
 
 
 def gap_for(model: str, stream: bool, version: tuple[int, ...]) -> Gap | None:
