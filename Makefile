@@ -94,7 +94,7 @@ test-e2e-oldest:
 	  E2E_ARGS="-m '(per_route and not other_mode) or oldest_line or relay'"
 
 # The browser extension's test builds in Chromium and Firefox ESR, and the userscript, each in an
-# Open WebUI that serves its own loader.js (tests/e2e/delivery.py). Firefox: one scenario per route.
+# Open WebUI that serves its own loader.js (devstack/delivery.py). Firefox: one scenario per route.
 # Chromium runs the same bundle as the pinned run, only put in the page another way: its packaging,
 # a chunk's and a message's fields, streamed and not.
 test-e2e-webext: setup install-extension

@@ -20,8 +20,10 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from bench.browser import open_tab
 from bench.report import Row
 from bench.report import row
+from devstack.answer import CITED_SOURCES
 from devstack.owui import chat_id
 from devstack.owui import last_answer_id
+from devstack.owui import message_selector
 from devstack.owui import open_new_chat
 from devstack.owui import open_new_chat_in_app
 from devstack.owui import send
@@ -38,7 +40,7 @@ THROTTLING = 4  # the page runs this many times slower (DevTools' CPU throttling
 ANSWER_TIMEOUT_MS = 120_000
 SHOWN_TIMEOUT_MS = 30_000  # from the answer's finish to its list
 STORED_TIMEOUT_S = 60  # from the last answer's finish to every answer stored
-SOURCE_BUTTONS = "id => document.querySelectorAll(`#message-${id} .owc-sources button.owc-source`).length"
+SOURCE_BUTTONS = "sources => document.querySelectorAll(sources).length"
 # What the extension's hub holds of an answer (its debug hook), without the citations themselves.
 HELD = """id => { const v = window.owuiCitations.view(id); return v
     ? { citations: v.citations.length, done: v.done, live: v.live, text: v.text.length,
@@ -77,13 +79,14 @@ def cpu_hogs(count: int, seconds: float) -> Iterator[None]:
 
 def shown_sources(page: Page, message: str, expected: int) -> int:
     """The answer's listed sources, once they are all there, or what is listed at the timeout."""
+    sources = f"{message_selector(message)} {CITED_SOURCES}"
     try:
         page.wait_for_function(
-            f"([id, n]) => ({SOURCE_BUTTONS})(id) >= n", arg=[message, expected], timeout=SHOWN_TIMEOUT_MS
+            f"([sources, n]) => ({SOURCE_BUTTONS})(sources) >= n", arg=[sources, expected], timeout=SHOWN_TIMEOUT_MS
         )
     except PlaywrightTimeoutError:
         pass
-    return page.evaluate(SOURCE_BUTTONS, message)
+    return page.evaluate(SOURCE_BUTTONS, sources)
 
 
 def stream_answers(

@@ -24,9 +24,12 @@ from bench.heap import take_snapshot
 from bench.relay import relay_rows
 from bench.report import Row
 from bench.report import row
+from devstack.answer import CITE
 from devstack.owui import ANSWERS
+from devstack.owui import ASSISTANT
 from devstack.owui import chat_id
 from devstack.owui import last_answer_id
+from devstack.owui import message_selector
 from devstack.owui import open_new_chat
 from devstack.owui import open_new_chat_in_app
 from devstack.owui import send
@@ -60,8 +63,8 @@ def alternating(reps: int) -> Iterator[Mode]:
 
 def wait_for_buttons(tab: Tab, message_id: str, count: int, timeout_ms: int = 60_000) -> None:
     tab.page.wait_for_function(
-        "([id, count]) => document.querySelectorAll(`#message-${id} .owc-cite`).length >= count",
-        arg=[message_id, count],
+        "([buttons, count]) => document.querySelectorAll(buttons).length >= count",
+        arg=[f"{message_selector(message_id)} {CITE}", count],
         timeout=timeout_ms,
     )
 
@@ -432,26 +435,23 @@ def _long_chat(stack: Stack, chat: str, answers: int) -> tuple[str, str]:
         return created.json()["id"], parent
 
 
-READY = (
-    """([last, want]) => new Promise((resolve) => {
+READY = """([last, want]) => new Promise((resolve) => {
     const found = {};
     const tick = () => {
         const now = performance.now();
         const answer = document.getElementById(`message-${last}`);
-        const shown = answer?.querySelector('.chat-assistant') && answer.textContent.includes('Finding 20');
+        const shown = answer?.querySelector('%s') && answer.textContent.includes('Finding 20');
         if (found.ready === undefined && shown) found.ready = now;
         if (want && found.cited === undefined) {
             const answers = %s;
-            const cited = (m) => m.querySelectorAll('.owc-cite').length >= want;
+            const cited = (m) => m.querySelectorAll('%s').length >= want;
             if (answers.length && answers.every(cited)) found.cited = now;
         }
         if ((found.ready !== undefined && (found.cited !== undefined || !want)) || now > 120000) resolve(found);
         else requestAnimationFrame(tick);
     };
     tick();
-})"""
-    % ANSWERS
-)
+})""" % (ASSISTANT, ANSWERS, CITE)
 
 
 def reload_long_chat(stack: Stack, browser: Browser, sizes: Sizes) -> list[Row]:

@@ -12,7 +12,10 @@
     for (const entry of list.getEntries()) probe.longtasks.push({ start: entry.startTime, duration: entry.duration });
   }).observe({ type: 'longtask', buffered: true });
 
-  const citeCount = (id) => document.querySelectorAll(`#message-${CSS.escape(id)} .owc-cite`).length;
+  // Open WebUI's message element, by id as devstack/owui.py `message_selector` names it (this file runs
+  // before the page's scripts and reads no Python).
+  const messageOf = (id) => document.getElementById(`message-${id}`);
+  const citeCount = (id) => messageOf(id)?.querySelectorAll('.owc-cite').length ?? 0;
   // A batch of mutations adding one of the extension's elements is its pass; any other batch
   // that changes the message is Open WebUI rendering it.
   const byExtension = (records) =>
@@ -26,7 +29,7 @@
     probe.renders[id] = renders;
     const observer = new MutationObserver((records) => {
       const at = performance.now();
-      const message = document.getElementById(`message-${id}`);
+      const message = messageOf(id);
       if (!byExtension(records) && records.some((record) => message?.contains(record.target))) renders.push(at);
       const count = citeCount(id);
       if (count !== changes[changes.length - 1].count) changes.push({ at, count });

@@ -29,7 +29,7 @@ COLUMNS = ["streaming", "non-streaming", "after reload", "other e2e tests"]
 
 
 def _gaps(label: str, gap: str) -> dict[str, str]:
-    """A test's gap: one reason, or several scenarios' (tests/e2e/limits.py, `gaps_named`: a JSON object)."""
+    """A test's gap: one reason, or several scenarios' (devstack/limits.py, `gaps_named`: a JSON object)."""
     try:
         named = json.loads(gap)
     except ValueError:

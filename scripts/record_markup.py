@@ -4,7 +4,7 @@ extension's UI turned off (`owc:fault`), and what the extension's hub holds of i
 done; not the citations, which the tests read with today's core), once live after the extension stored
 its sources and once after a reload.
 Streamed and not, for every scenario with a `seen.json` entry (producers/<name>/) that the line
-shows (tests/e2e/limits.py).
+shows (devstack/limits.py).
 
 Run `make record-markup` (the pinned line) or `make record-markup OWUI_VERSION=0.6.43` after
 changing the line or a scenario: it writes extension/test-support/markup/open-webui-<version>.json.
@@ -32,8 +32,15 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import sync_playwright
 
 from devstack.browser import chromium_launch_args
+from devstack.delivery import install_extension
+from devstack.delivery import installer
+from devstack.limits import first_token_delay_ms
+from devstack.limits import gap_for
 from devstack.owui import ANSWERS
+from devstack.owui import ASSISTANT
 from devstack.owui import chat_id
+from devstack.owui import installed_version
+from devstack.owui import message_selector
 from devstack.owui import open_new_chat
 from devstack.owui import open_webui_version
 from devstack.owui import send
@@ -51,11 +58,6 @@ from mock_server.registry import load_scenarios
 from mock_server.registry import producer_entries
 from mock_server.routers.ollama import TAG
 from scripts.unnamed_recall import read_corpus
-from tests.e2e.delivery import install_extension
-from tests.e2e.delivery import installer
-from tests.e2e.limits import first_token_delay_ms
-from tests.e2e.limits import gap_for
-from tests.e2e.results import installed_version
 
 OUT = ROOT / "extension" / "test-support" / "markup"
 CORPUS_OUT = OUT / "unnamed"
@@ -201,7 +203,7 @@ def record_one(page: Page, stack: Stack, model: str, stream: bool, cited: bool |
         wait_until_stored(page, stack, chat_id(page), [answer], STORED_TIMEOUT_S)  # or Open WebUI's own were there
     live = capture(page, answer, cited)
     page.reload()
-    page.wait_for_selector(f"#message-{answer} .chat-assistant", timeout=60_000)
+    page.wait_for_selector(f"{message_selector(answer)} {ASSISTANT}", timeout=60_000)
     reloaded = capture(page, answer, cited)
     return [
         {"model": model, "stream": stream, "phase": phase, **captured}

@@ -22,10 +22,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
+from devstack.built_core import call_core
 from mock_server.corpus import Backend
 from mock_server.corpus import ExpectedSource
 from mock_server.corpus import load_corpus
-from tests.built_core import call_core
 
 MODES = ("non_streamed", "streamed")
 

@@ -16,7 +16,7 @@ What it checks, for each folder producers/<name>/:
 - declaration.json (a built-in written as a declaration): valid by the core's own validator, one
   backend without models, registered in FORMATS by `builtInDeclaration('<name>', …)`;
 - seen.json: one entry per scenario of the folder, recorded on every Open WebUI line in
-  test-support/markup/ (streamed and not, live and reloaded) unless tests/e2e/limits.py names a gap;
+  test-support/markup/ (streamed and not, live and reloaded) unless devstack/limits.py names a gap;
 - format.ts (when the producer has its own format): a Format named as the folder, registered in
   core/formats/index.ts, with its wire shape for the property tests beside it (shape.ts); every .ts of
   the folder imports only the core, relatively (the parser is part of the pure core, bundled as such),
@@ -32,6 +32,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+from devstack.limits import gap_for
 from devstack.litellm import proxied
 from mock_server.registry import MALFORMED
 from mock_server.registry import PRODUCERS
@@ -40,7 +41,6 @@ from mock_server.registry import load_file
 from mock_server.registry import load_scenarios
 from mock_server.scenarios import Scenario
 from scripts.producer_tables import pages
-from tests.e2e.limits import gap_for
 
 ROOT = Path(__file__).resolve().parent.parent
 CORE = ROOT / "extension" / "src" / "core"
@@ -273,7 +273,7 @@ def markup_problems(names: list[str]) -> Iterator[str]:
                 line = ".".join(map(str, version))
                 yield (
                     f"{recording}: {model!r} is not recorded ({', '.join(missing)}): "
-                    f"make record-markup OWUI_VERSION={line}, or a gap in tests/e2e/limits.py"
+                    f"make record-markup OWUI_VERSION={line}, or a gap in devstack/limits.py"
                 )
 
 
