@@ -28,12 +28,14 @@ from devstack.answer import CITE
 from devstack.owui import ANSWERS
 from devstack.owui import ASSISTANT
 from devstack.owui import chat_id
+from devstack.owui import chat_path
 from devstack.owui import last_answer_id
 from devstack.owui import message_selector
 from devstack.owui import open_new_chat
 from devstack.owui import open_new_chat_in_app
 from devstack.owui import send
 from devstack.owui import set_user_settings
+from devstack.owui import stored_chat
 from devstack.owui import stored_citation_events
 from devstack.processes import ROOT
 from devstack.stack import Stack
@@ -412,7 +414,7 @@ def _stored_answer(stack: Stack, browser: Browser) -> tuple[str, str]:
 def _long_chat(stack: Stack, chat: str, answers: int) -> tuple[str, str]:
     """A chat of ``answers`` question/answer pairs, each a copy of the stored pair."""
     with stack.api() as api:
-        stored = api.get(f"/api/v1/chats/{chat}").json()["chat"]
+        stored = stored_chat(stack, chat)
         pair = sorted(stored["history"]["messages"].values(), key=lambda m: m["role"] != "user")
         messages: dict[str, dict[str, Any]] = {}
         parent = None
@@ -464,7 +466,7 @@ def reload_long_chat(stack: Stack, browser: Browser, sizes: Sizes) -> list[Row]:
         with open_tab(browser, mode) as tab:
             measured: dict[str, Any] = {}
             with tab.profiled(measured):  # both sides: the recording costs each the same
-                tab.page.goto(f"{stack.webui_url}/c/{long_chat}", wait_until="commit")
+                tab.page.goto(f"{stack.webui_url}{chat_path(long_chat)}", wait_until="commit")
                 found = tab.page.evaluate(READY, [last, 20 if mode == "with" else 0])
             ready[mode].append(found["ready"])
             if mode == "with":

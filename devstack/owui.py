@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from dataclasses import field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import ConsoleMessage
 from playwright.sync_api import Locator
@@ -193,15 +194,29 @@ def show_previous_version(page: Page, message_id: str) -> None:
     message.wait_for(state="detached")
 
 
+# The extension's requests that store an answer's sources (persist/): the chat, or a message's event.
+STORE_REQUESTS = re.compile(r"/api/v1/chats/[0-9a-f-]{36}(/messages/[^/]+/event)?$")
+
+
+def chat_path(chat: str) -> str:
+    """Where the app shows a stored chat."""
+    return f"/c/{chat}"
+
+
 def chat_id(page: Page) -> str:
     page.wait_for_url("**/c/*", timeout=ANSWER_TIMEOUT_MS)
     return page.url.rstrip("/").split("/c/")[-1].split("?")[0]
 
 
+def stored_chat(stack: Stack, chat: str) -> dict[str, Any]:
+    """A chat as Open WebUI stored it: its title, its history of messages."""
+    with stack.api() as api:
+        return api.get(f"/api/v1/chats/{chat}").json()["chat"]
+
+
 def stored_citation_events(stack: Stack, chat: str) -> dict[str, int]:
     """For each assistant message of a stored chat: how many source events hold our citations."""
-    with stack.api() as api:
-        messages = api.get(f"/api/v1/chats/{chat}").json()["chat"]["history"]["messages"]
+    messages = stored_chat(stack, chat)["history"]["messages"]
     return {
         message_id: sum(
             1
@@ -227,8 +242,7 @@ def wait_until_stored(page: Page, stack: Stack, chat: str, answers: list[str], t
 def stored_answer_text(stack: Stack, chat: str, message_id: str) -> str:
     """An answer's text as Open WebUI stored it: in `content`, except in 0.10, which stores a
     finished answer with an empty `content` and its text in `output` items."""
-    with stack.api() as api:
-        message = api.get(f"/api/v1/chats/{chat}").json()["chat"]["history"]["messages"][message_id]
+    message = stored_chat(stack, chat)["history"]["messages"][message_id]
     if message.get("content"):
         return message["content"]
     parts = [part for item in message.get("output") or [] for part in item.get("content") or []]

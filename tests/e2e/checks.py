@@ -2,7 +2,6 @@
 checks of it, the extension's requests that store sources, and an answer a gap keeps the sources
 from. Here, not in one test module the others import: a test module imports none."""
 
-import re
 from dataclasses import dataclass
 
 from playwright.sync_api import Page
@@ -98,10 +97,6 @@ def expect_gap_shown(page: Page, answer: str, gap: Gap) -> None:
     page.wait_for_timeout(2_000)
     expect(shown.sources).to_have_count(gap.sources)
     expect(shown.buttons).to_have_count(0)
-
-
-# The extension's requests that store an answer's sources (persist/), in Open WebUI's routes.
-STORE_REQUESTS = re.compile(r"/api/v1/chats/[0-9a-f-]{36}(/messages/[^/]+/event)?$")
 
 
 def from_open_webui(route: Route) -> bool:

@@ -18,6 +18,7 @@ from devstack.owui import CHAT_INPUT
 from devstack.owui import REGENERATE_BUTTON
 from devstack.owui import Console
 from devstack.owui import chat_id
+from devstack.owui import chat_path
 from devstack.owui import last_answer_id
 from devstack.owui import message_selector
 from devstack.owui import open_new_chat
@@ -56,7 +57,7 @@ def test_two_tabs_and_regenerations_store_every_answer_once_over_12_turns(
     send(first, "Question 1")
     last = last_answer_id(first)
     chat = chat_id(first)
-    second.goto(f"{stack.webui_url}/c/{chat}")  # both tabs now receive the next answers
+    second.goto(f"{stack.webui_url}{chat_path(chat)}")  # both tabs now receive the next answers
     second.wait_for_selector(CHAT_INPUT)
     answers = [last]
     for turn in range(2, TURNS + 1):

@@ -37,6 +37,7 @@ from devstack.owui import send
 from devstack.owui import set_user_settings
 from devstack.owui import show_previous_version
 from devstack.owui import stored_answer_text
+from devstack.owui import stored_chat
 from devstack.owui import wait_until_stored
 from devstack.stack import Stack
 from tests.readers import latex_text
@@ -140,8 +141,7 @@ def test_a_whole_chat_exports_every_stored_source_in_four_formats_after_a_reload
     expect(Answer(page, answers[0]).source_list).to_have_count(1, timeout=15_000)
     sources = sources_of(page, answers)
     assert all(len(answer) == 4 for answer in sources)
-    with stack.api() as api:
-        title = api.get(f"/api/v1/chats/{chat}").json()["chat"]["title"]
+    title = stored_chat(stack, chat)["title"]
 
     menu = Answer(page, answers[0]).export
     menu.locator("summary").click()
@@ -183,8 +183,7 @@ def check_open_webui_download(page: Page, stack: Stack, chat: str, answers: list
 
 
 def stored_history(stack: Stack, chat: str) -> dict[str, Any]:
-    with stack.api() as api:
-        return api.get(f"/api/v1/chats/{chat}").json()["chat"]["history"]
+    return stored_chat(stack, chat)["history"]
 
 
 @pytest.mark.oldest_line  # 0.6's "<" and Regenerate differ (devstack/owui.py)

@@ -31,6 +31,7 @@ from devstack.limits import gap_for
 from devstack.limits import gaps_named
 from devstack.owui import Console
 from devstack.owui import chat_id
+from devstack.owui import chat_path
 from devstack.owui import last_answer_id
 from devstack.owui import message_selector
 from devstack.owui import navigate_in_app
@@ -183,7 +184,7 @@ def test_hostile_sources_never_run_live_or_after_reload(
 
     page.reload()  # the stored sources, read back by the extension, must be as inert
     for model, (chat, answer) in chats.items():
-        navigate_in_app(page, f"/c/{chat}")
+        navigate_in_app(page, chat_path(chat))
         count(open_everything(page, answer, model))
     audit = assert_nothing_ran(page, trap)
     assert audit["hrefs"] > 0  # links were made, and each was checked
@@ -211,7 +212,7 @@ def test_hostile_sources_never_run_live_or_after_reload(
         for chat, answer in chats.values()
         if (index := page.evaluate(attacker_source, answer)) is not None
     )
-    navigate_in_app(page, f"/c/{chat}")
+    navigate_in_app(page, chat_path(chat))
     Answer(page, answer).source(index).click()
     context.route(
         "https://attacker.example/**",

@@ -30,6 +30,7 @@ from devstack.owui import open_new_chat_in_app
 from devstack.owui import open_webui_version
 from devstack.owui import send
 from devstack.owui import set_user_settings
+from devstack.owui import stored_chat
 from devstack.owui import wait_until_stored
 from devstack.stack import Stack
 from mock_server.registry import MALFORMED
@@ -70,8 +71,7 @@ LONG_FRAMES = """(() => {
 
 def stored_event_chars(stack: Stack, chat: str, answer: str) -> int:
     """The size of the source event the extension stored on an answer, as JSON."""
-    with stack.api() as api:
-        message = api.get(f"/api/v1/chats/{chat}").json()["chat"]["history"]["messages"][answer]
+    message = stored_chat(stack, chat)["history"]["messages"][answer]
     ours = [s for s in message.get("sources") or [] if any("owc" in (m or {}) for m in s.get("metadata") or [])]
     assert len(ours) == 1, len(ours)
     return len(json.dumps(ours[0], ensure_ascii=False, separators=(",", ":")))

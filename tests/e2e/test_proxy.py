@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 
 from devstack.answer import Answer
 from devstack.owui import ASSISTANT
+from devstack.owui import chat_path
 from devstack.owui import send
 from devstack.owui import set_user_settings
 from devstack.owui import stored_citation_events
@@ -106,7 +107,7 @@ def test_behind_the_proxy_the_user_it_names_has_sources_stored_once_even_across_
             break
         page.wait_for_timeout(500)
     assert sorted(stored.values()) == [1, 1], stored
-    page.goto(f"{proxied.stack.webui_url}/c/{chat}")
+    page.goto(f"{proxied.stack.webui_url}{chat_path(chat)}")
     for answer in stored:
         expect(Answer(page, answer).source_list).to_have_count(1, timeout=20_000)
     page.context.close()

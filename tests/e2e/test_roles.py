@@ -20,7 +20,9 @@ from playwright.sync_api import expect
 
 from devstack.answer import Answer
 from devstack.answer import wait_for_citation_numbers
+from devstack.owui import STORE_REQUESTS
 from devstack.owui import chat_id
+from devstack.owui import chat_path
 from devstack.owui import set_user_settings
 from devstack.owui import stored_citation_events
 from devstack.owui import wait_for_chat_input
@@ -28,7 +30,6 @@ from devstack.owui import wait_until_stored
 from devstack.stack import Demo
 from devstack.stack import Stack
 from tests.e2e.checks import ASKED_BUTTONS
-from tests.e2e.checks import STORE_REQUESTS
 from tests.e2e.checks import answered_by
 from tests.e2e.checks import from_open_webui
 from tests.e2e.conftest import running_stack
@@ -181,6 +182,6 @@ def test_on_a_shared_browser_pending_sources_wait_for_their_owner_and_never_go_w
     sign_out(page)
     sign_in(page, alice)
     assert wait_until_stored(page, alice.stack, chat, [answer], timeout_s=30) == {answer: 1}
-    page.goto(f"{alice.stack.webui_url}/c/{chat}")
+    page.goto(f"{alice.stack.webui_url}{chat_path(chat)}")
     expect(Answer(page, answer).source_list).to_have_count(1, timeout=20_000)
     page.context.close()

@@ -15,8 +15,10 @@ from playwright.sync_api import Route
 from playwright.sync_api import expect
 
 from devstack.answer import Answer
+from devstack.owui import STORE_REQUESTS
 from devstack.owui import Console
 from devstack.owui import chat_id
+from devstack.owui import chat_path
 from devstack.owui import last_answer_id
 from devstack.owui import open_new_chat
 from devstack.owui import send
@@ -25,7 +27,6 @@ from devstack.owui import stored_citation_events
 from devstack.owui import wait_for_chat_input
 from devstack.owui import wait_until_stored
 from devstack.stack import Stack
-from tests.e2e.checks import STORE_REQUESTS
 from tests.e2e.checks import from_open_webui
 
 pytestmark = pytest.mark.e2e
@@ -132,6 +133,6 @@ def test_signed_out_mid_answer_stores_it_once_signed_in_again(page: Page, stack:
         localStorage.token = (await response.json()).token;
     }""")
     assert wait_until_stored(page, stack, chat, [answer], timeout_s=30) == {answer: 1}
-    page.goto(f"{stack.webui_url}/c/{chat}")
+    page.goto(f"{stack.webui_url}{chat_path(chat)}")
     expect(Answer(page, answer).source_list).to_have_count(1, timeout=20_000)
     assert stored_citation_events(stack, chat) == {answer: 1}

@@ -12,6 +12,7 @@ from playwright.sync_api import Page
 
 from devstack.answer import wait_for_citation_numbers
 from devstack.owui import Console
+from devstack.owui import chat_path
 from devstack.owui import stored_citation_events
 from devstack.stack import Stack
 
@@ -71,7 +72,7 @@ def test_an_admin_opening_a_crafted_chat_sees_its_sources_and_the_extension_send
     console = Console().watch(page)
     requests: list[str] = []
     page.on("request", lambda request: requests.append(f"{request.method} {request.url}"))
-    page.goto(f"{stack.webui_url}/c/{chat}")  # the test's user is Open WebUI's admin
+    page.goto(f"{stack.webui_url}{chat_path(chat)}")  # the test's user is Open WebUI's admin
     assert wait_for_citation_numbers(page, shown, [1]) == [1]
     page.wait_for_timeout(5_000)  # a store would have begun within a second of the chat's arrival
     forbidden = [request for request in requests if FORBIDDEN.search(request)]
