@@ -31,10 +31,10 @@ class Answer:
         self.page = page
         self.message_id = message_id
 
-    def selector(self, part: str = "") -> str:
+    def selector(self, part: str) -> str:
         """A CSS selector for ``part`` inside the answer, for scripts run in the page (axe's scope,
         `document.querySelectorAll`)."""
-        return f"{message_selector(self.message_id)} {part}".strip()
+        return f"{message_selector(self.message_id)} {part}"
 
     def _locator(self, part: str) -> Locator:
         return self.page.locator(self.selector(part))
