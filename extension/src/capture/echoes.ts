@@ -9,7 +9,7 @@
 
 import { keepLast } from '../bounded.js';
 import { isOwnSource, STORED_KEY } from '../core/index.js';
-import { eventPayload } from './socket.js';
+import { eventPayload, SOURCE_EVENT } from '../host/socket-protocol.js';
 
 interface SourceEvent {
   message_id?: unknown;
@@ -19,9 +19,9 @@ interface SourceEvent {
 /** The message id of a `source` event holding our stored citations, or null. */
 function ourSourceFor(packet: string): string | null {
   // Most packets are tokens: only one that names our key is parsed.
-  if (!packet.includes('"type":"source"') || !packet.includes(`"${STORED_KEY}":`)) return null;
+  if (!packet.includes(`"type":"${SOURCE_EVENT}"`) || !packet.includes(`"${STORED_KEY}":`)) return null;
   const event = eventPayload(packet) as SourceEvent | undefined;
-  const ours = event?.data?.type === 'source' && isOwnSource(event.data.data);
+  const ours = event?.data?.type === SOURCE_EVENT && isOwnSource(event.data.data);
   return ours && typeof event.message_id === 'string' ? event.message_id : null;
 }
 

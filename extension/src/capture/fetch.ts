@@ -7,7 +7,7 @@
 
 import { guard } from '../guard.js';
 import { patch } from '../host/globals.js';
-import { isStoredChatPath } from '../host/routes.js';
+import { isDirectCompletionsPath, isStoredChatPath } from '../host/routes.js';
 import { isId } from '../ids.js';
 import type { ChatActivity } from './chat-activity.js';
 import type { DirectRequests, DirectTarget } from './direct-requests.js';
@@ -42,8 +42,7 @@ export function tapFetch(hub: Hub, direct: DirectRequests, activity: ChatActivit
     const url = new URL(request?.url ?? String(input), location.href);
     const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
     const onLanded = url.origin === location.origin ? activity.request(url.pathname, method, init?.body) : undefined;
-    const upstream =
-      method === 'POST' && url.pathname.endsWith('/chat/completions') && !url.pathname.startsWith('/api/');
+    const upstream = method === 'POST' && isDirectCompletionsPath(url.pathname);
     const target = upstream && typeof init?.body === 'string' ? direct.take(init.body) : null;
     return { url, method, onLanded, target };
   });

@@ -13,8 +13,8 @@ import {
   type ExtractResult,
   extractCitations,
 } from '../core/index.js';
+import { messageText } from '../host/message-text.js';
 import type { Declarations } from './declarations.js';
-import { messageText } from './message-text.js';
 
 export interface MessageState {
   messageId: string;

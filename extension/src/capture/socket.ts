@@ -7,56 +7,29 @@
 import { PLACED_BY_POSITION } from '../core/index.js';
 import { guard } from '../guard.js';
 import { patch } from '../host/globals.js';
-import { isId } from '../ids.js';
-import { DIRECT_REQUEST } from './events.js';
-import { textPacketKind } from './text-packets.js';
+import {
+  DIRECT_REQUEST,
+  eventPayload,
+  FINISHED,
+  isEngineIoOpen,
+  isPollingUrl,
+  isSocketUrl,
+  isUnread,
+  pollingPackets,
+  readPacket,
+  unreadMessageId,
+} from '../host/socket-protocol.js';
+import { textPacketKind } from '../host/text-packets.js';
 
 type PacketHandler = (event: unknown) => void;
 
 // A raw chunk whose sources are placed by where it comes in the text (core's PLACED_BY_POSITION):
 // the text packets before it are read with it.
 const PLACED_BY_POSITION_KEY = `"${PLACED_BY_POSITION}"`;
-const FINISHED = '"done":true';
 // Text packets kept at most, between two such chunks; past it, positions are not known (no button).
 const MAX_KEPT_TEXT_PACKETS = 50_000;
 
-const UNREAD = Symbol('unread');
 const RECONNECTED = Symbol('reconnected');
-// The first packet of every Engine.IO connection: `0{"sid":…}`.
-const ENGINE_IO_OPEN = '0{';
-
-/** `42["events",{…}]` (optionally `42/namespace,[…]`) → the event's payload; UNREAD for a frame
- * that is no JSON (the module is not at fault: the frame is skipped). */
-function readPacket(packet: string): unknown {
-  if (!packet.startsWith('42')) return undefined;
-  const start = packet.indexOf('[');
-  if (start < 0) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(packet.slice(start));
-  } catch {
-    return UNREAD;
-  }
-  return Array.isArray(parsed) && parsed[0] === 'events' ? parsed[1] : undefined;
-}
-
-export function eventPayload(packet: string): unknown {
-  const payload = readPacket(packet);
-  return payload === UNREAD ? undefined : payload;
-}
-
-const MESSAGE_ID_KEY = '"message_id":"';
-
-/** The message an unreadable `events` frame is about, found without parsing it: its first
- * `message_id` key's value, when that is an id (ids.ts; at most 128 characters are looked at). */
-export function unreadMessageId(packet: string): string | null {
-  if (!packet.startsWith('42') || !packet.includes('"events"')) return null;
-  const at = packet.indexOf(MESSAGE_ID_KEY);
-  if (at < 0) return null;
-  const start = at + MESSAGE_ID_KEY.length;
-  const id = packet.slice(start, start + 129).split('"', 1)[0];
-  return isId(id) ? id : null;
-}
 
 /**
  * Text-only packets, the bulk of a stream, are not parsed. They are kept (pieces added up, an
@@ -88,7 +61,7 @@ export function createPacketReader(
       }
       const { packet, text } = queued;
       const payload = readPacket(packet);
-      if (payload === UNREAD) {
+      if (isUnread(payload)) {
         const messageId = unreadMessageId(packet);
         if (messageId) lost.unread?.(messageId);
       } else if (payload !== undefined) (text ? onText : onEvent)(payload);
@@ -109,7 +82,7 @@ export function createPacketReader(
   };
   return guard('capture', (packet: string) => {
     if (typeof packet !== 'string' || packet.length < 3) return;
-    if (packet.startsWith(ENGINE_IO_OPEN)) {
+    if (isEngineIoOpen(packet)) {
       if (connections++ > 0) enqueue(RECONNECTED);
       return;
     }
@@ -165,7 +138,7 @@ export function tapWebSocket(
       return class TappedWebSocket extends Original {
         constructor(url: string | URL, protocols?: string | string[]) {
           super(url, protocols);
-          if (String(url).includes('socket.io')) {
+          if (isSocketUrl(String(url))) {
             this.addEventListener('message', (event: MessageEvent) => {
               if (typeof event.data === 'string') read(event.data);
             });
@@ -178,15 +151,15 @@ export function tapWebSocket(
   );
 }
 
-/** socket.io's polling transport: packets joined by the record separator in XHR responses. */
+/** socket.io's polling transport: the packets of its XHR responses. */
 export function tapPolling(read: (packet: string) => void, signal: AbortSignal): void {
   patch<XMLHttpRequest['open']>(
     'XMLHttpRequest.prototype.open',
     (open) =>
       function (this: XMLHttpRequest, method: string, url: string | URL, ...rest: unknown[]) {
-        if (String(url).includes('transport=polling')) {
+        if (isPollingUrl(String(url))) {
           this.addEventListener('load', () => {
-            if (typeof this.responseText === 'string') this.responseText.split('\x1e').forEach(read);
+            if (typeof this.responseText === 'string') pollingPackets(this.responseText).forEach(read);
           });
         }
         return (open as (...args: unknown[]) => void).call(this, method, url, ...rest);

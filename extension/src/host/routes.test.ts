@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { chatIdOfPage, chatIdOfPath, chatPath, isStoredChatPath, messageEventPath } from './routes.js';
+import {
+  chatIdOfPage,
+  chatIdOfPath,
+  chatPath,
+  isDirectCompletionsPath,
+  isStoredChatPath,
+  messageEventPath,
+} from './routes.js';
 
 const CHAT = '0ed4628a-a39c-4895-84d9-82550d3420fc';
 
@@ -23,4 +30,11 @@ test("a chat's page and its API path name it; Open WebUI's other pages and chat 
 test('an id never leaves its path segment, whoever builds the path', () => {
   assert.equal(chatPath('../auths'), '/api/v1/chats/..%2Fauths');
   assert.equal(messageEventPath('a/b', '?x#y'), '/api/v1/chats/a%2Fb/messages/%3Fx%23y/event');
+});
+
+test("a direct connection's request is the page's own to an upstream, never Open WebUI's API", () => {
+  assert.ok(isDirectCompletionsPath('/v1/chat/completions'));
+  assert.ok(isDirectCompletionsPath('/chat/completions'));
+  for (const path of ['/api/chat/completions', '/api/v1/chat/completions', '/v1/chat/completed'])
+    assert.equal(isDirectCompletionsPath(path), false, path);
 });

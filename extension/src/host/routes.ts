@@ -38,6 +38,11 @@ export const isStoredChatPath = (path: string): boolean => CHAT_PATH.test(path) 
 /** Whether `path` signs a user in (the page then keeps its new token). */
 export const isSignInPath = (path: string): boolean => SIGN_IN_PATH.test(path);
 
+/** A request of the page to a user's direct connection: an OpenAI-compatible upstream's
+ * `…/chat/completions`, asked by the page itself (Open WebUI's own API is under `/api/`). */
+export const isDirectCompletionsPath = (path: string): boolean =>
+  path.endsWith('/chat/completions') && !path.startsWith('/api/');
+
 /** A chat's own path. Ids are a chat's data: checked by the caller (ids.ts), and encoded here too,
  * so that no id can reach another path whoever calls this. */
 export const chatPath = (chatId: string): string => `/api/v1/chats/${encodeURIComponent(chatId)}`;

@@ -5,8 +5,8 @@
  */
 
 import type { StoredMessage } from '../capture/hub.js';
-import { messageText } from '../capture/message-text.js';
 import { shownBranch } from '../core/index.js';
+import { messageText } from '../host/message-text.js';
 import { createOpenWebuiApi } from './openwebui.js';
 import { pageToken, userOfToken } from './session.js';
 

@@ -15,7 +15,7 @@
 
 import { backoffMs } from '../backoff.js';
 import type { StoredMessage } from '../capture/hub.js';
-import { messageText } from '../capture/message-text.js';
+import { messageText } from '../host/message-text.js';
 import { isId } from '../ids.js';
 import { failureKind, type OpenWebuiApi, type StoredChat } from './openwebui.js';
 import type { Pending } from './outbox.js';

@@ -6,7 +6,6 @@
  * each answer as the page shows it where the page has it, else as Open WebUI stored it.
  */
 
-import { messageText } from '../capture/message-text.js';
 import {
   bibliography,
   bibtex,
@@ -20,6 +19,7 @@ import {
 } from '../core/index.js';
 import { guard } from '../guard.js';
 import { drawnMessageIds } from '../host/answers.js';
+import { messageText } from '../host/message-text.js';
 import { chatIdOfPage } from '../host/routes.js';
 import type { ChatReader, ChatTurn } from '../persist/chat-reader.js';
 import type { Feature, UiContext } from './context.js';

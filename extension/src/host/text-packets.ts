@@ -8,6 +8,8 @@
  * A packet with an annotation, or with any other field beside the text, is parsed.
  */
 
+import { TEXT_DELTA } from './socket-protocol.js';
+
 const CUMULATIVE = '"type":"chat:completion","data":{';
 const TEXT = '"content":"';
 const OUTPUT = '"output":[';
@@ -15,8 +17,7 @@ const OUTPUT = '"output":[';
 const hasAnnotation = (packet: string, from = 0): boolean => packet.includes('"annotation', from);
 
 /** The text event of 0.11 and 0.12, unless it also carries an annotation. */
-const isTextDelta = (packet: string): boolean =>
-  packet.includes('"response.output_text.delta"') && !hasAnnotation(packet);
+const isTextDelta = (packet: string): boolean => packet.includes(`"${TEXT_DELTA}"`) && !hasAnnotation(packet);
 
 export type TextPacketKind = 'delta' | 'so-far';
 
