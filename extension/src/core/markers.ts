@@ -1,17 +1,19 @@
 /**
- * Finds where an answer cites its sources: inline markers of every producer, the offset
- * spans producers attach to citations, and the source blocks/tags to hide once the sources
- * are shown. Offsets are UTF-16, into the text given (the answer's markdown).
+ * Finds where an answer cites its sources: inline markers (one file per syntax, marker-syntax/),
+ * the offset spans producers attach to citations, and the sources the text lists itself, to hide
+ * once the sources are shown (one file per syntax, source-blocks/; lists in the text,
+ * source-lists.ts). Offsets are UTF-16, into the text given (the answer's markdown).
  */
 
 import { footnoteBlock } from './footnotes.js';
 import { markdownLinks } from './formats/answer-links.js';
+import { eachMatch } from './matches.js';
 import { markerPattern, readMarker } from './marker-syntax/index.js';
-import { bracketedNumbers, listNumbers } from './marker-syntax/numbers.js';
+import { bracketedNumbers } from './marker-syntax/numbers.js';
 import type { Unnamed } from './marker-syntax/syntax.js';
 import type { Anchor, Citation, OffsetUnit } from './model.js';
 import { toUtf16 } from './offsets.js';
-import { referenceId, referencesBlock } from './references.js';
+import { type HiddenBlock, SOURCE_BLOCKS } from './source-blocks/index.js';
 import { type ListedSource, type ListPlace, listPlace, sourceLists } from './source-lists.js';
 import { isWebUrl, safeUrl } from './urls.js';
 
@@ -43,14 +45,6 @@ const MAX_PLAIN_REF = 999;
 const NONE: readonly number[] = [];
 
 const MARKERS = markerPattern();
-// OpenRAG's line-terminal tag, "[Sources: 1, 3]" or "Sources: [1, 2].", read as its own stripping
-// regex reads it: /^[ \t]*\[?Sources?\]?[ \t]*:[ \t]*\[?([\d, \t]+)\]?[. \t]*$/im. Not with that
-// regex: three of its quantifiers take blanks one after the other, so a line of blanks that fails
-// at its end takes cubic time (2,000 blanks: seconds). Its prefix is found by a regex whose
-// adjacent quantifiers cannot take the same characters, and the rest of the line is read by hand.
-const SOURCES_PREFIX = /^[ \t]*\[?sources?\]?[ \t]*:/gim;
-// grok2api's block, as grok2api strips it from history.
-const GROK_BLOCK = /(?:^|\r?\n\r?\n)## Sources\r?\n\[grok2api-sources\]: #\r?\n[\s\S]*$/;
 const CODE = /```[\s\S]*?(?:```|$)|`[^`\n]+`/g;
 
 /** The markers Open WebUI draws a button for: [1], [1, 2], [1][2], and the [1] of [[1]](url). */
@@ -98,21 +92,6 @@ function unnamedRefs(
   return unnamed ? [...unnamed] : NONE;
 }
 
-/** Removes from `spans` those that overlap [start, end), which is hidden: the UI replaces each
- * span's text once, so spans must not overlap. Returns the removed spans. One pass: for the blocks
- * that run to the end of the answer, which are one each. */
-function takeOverlapping(spans: MarkerSpan[], start: number, end: number): MarkerSpan[] {
-  const taken: MarkerSpan[] = [];
-  let kept = 0;
-  for (const span of spans) {
-    // in place: an answer may hold more markers than a call takes arguments
-    if (span.start < end && span.end > start) taken.push(span);
-    else spans[kept++] = span;
-  }
-  spans.length = kept;
-  return taken;
-}
-
 /** `spans` without those that overlap one of `hidden`: both sorted and apart, walked side by side. */
 function withoutHidden<T extends MarkerSpan>(spans: readonly T[], hidden: readonly MarkerSpan[]): T[] {
   let h = 0;
@@ -120,58 +99,6 @@ function withoutHidden<T extends MarkerSpan>(spans: readonly T[], hidden: readon
     while (h < hidden.length && hidden[h]!.end <= span.start) h++;
     return h === hidden.length || hidden[h]!.start >= span.end;
   });
-}
-
-/** Each match of a global regex, in order. By exec: matchAll makes each match (named groups and
- * all) several times slower, which tens of thousands of markers add up to. */
-function eachMatch(regex: RegExp, text: string, found: (match: RegExpExecArray) => void): void {
-  regex.lastIndex = 0;
-  for (let match = regex.exec(text); match; match = regex.exec(text)) {
-    if (match[0] === '') regex.lastIndex++;
-    found(match);
-  }
-}
-
-const code = (text: string, at: number): number => text.charCodeAt(at); // NaN past the end
-const isBlank = (c: number): boolean => c === 0x20 || c === 0x09;
-const isLineEnd = (c: number): boolean => Number.isNaN(c) || c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029;
-
-export interface SourcesTag {
-  start: number;
-  end: number;
-  /** The tag's list as OpenRAG's regex captures it, blanks and tabs left out. */
-  list: string;
-}
-
-/** The lines OpenRAG's regex (SOURCES_PREFIX) matches, each read once from its prefix on: the
- * regex's matches, their list as it captures it (blanks aside), in linear time. */
-export function sourcesTags(text: string): SourcesTag[] {
-  const tags: SourcesTag[] = [];
-  eachMatch(SOURCES_PREFIX, text, (prefix) => {
-    const colon = prefix.index + prefix[0].length;
-    let at = colon;
-    while (isBlank(code(text, at))) at++;
-    const blanks = at > colon;
-    const bracket = code(text, at) === 0x5b; // [
-    if (bracket) at++;
-    const from = at;
-    for (let c = code(text, at); (c >= 0x30 && c <= 0x39) || c === 0x2c || isBlank(c); c = code(text, ++at));
-    // No list after them: the regex takes the last blanks as its list (which holds no number).
-    if (at === from && (bracket || !blanks)) return;
-    const list = text.slice(from, at);
-    if (code(text, at) === 0x5d) at++; // ]
-    for (let c = code(text, at); c === 0x2e || isBlank(c); c = code(text, ++at));
-    if (isLineEnd(code(text, at))) tags.push({ start: prefix.index, end: at, list: list.replace(/[ \t]+/g, '') });
-  });
-  return tags;
-}
-
-/** The numbers of a tag's list: its trailing commas dropped, by hand (`/,+$/` is quadratic on a
- * run of commas followed by a digit). */
-function tagNumbers(list: string): number[] {
-  let end = list.length;
-  while (end > 0 && list.charCodeAt(end - 1) === 0x2c) end--;
-  return listNumbers(list.slice(0, end));
 }
 
 /** Whether a position lies in code: the spans sorted, found by halving (an answer may hold tens of
@@ -269,6 +196,28 @@ function idLinks(
   return links.length ? withoutHidden(links, markers) : links;
 }
 
+/** `spans` (sorted, apart) with `blocks` (sorted, apart) hidden: each span a block overlaps is
+ * hidden with it, the block taking its citations when it lists those it holds. One walk, side by side. */
+function hideBlocks(spans: readonly MarkerSpan[], blocks: readonly HiddenBlock[]): MarkerSpan[] {
+  const kept: MarkerSpan[] = [];
+  let b = 0;
+  let inside: number[] = []; // the citations of the spans the current block hides
+  const close = (): void => {
+    const { start, end, indices, heading } = blocks[b++]!;
+    const listed = indices === 'cited-inside' ? [...new Set(inside)] : [...indices];
+    kept.push({ start, end, indices: listed, kind: 'hide', ...(heading === undefined ? {} : { heading }) });
+    inside = [];
+  };
+  for (const span of spans) {
+    while (b < blocks.length && blocks[b]!.end <= span.start) close();
+    if (b < blocks.length && blocks[b]!.start < span.end) {
+      for (const index of span.indices) inside.push(index);
+    } else kept.push(span);
+  }
+  while (b < blocks.length) close();
+  return kept;
+}
+
 /** `anchors: false`: only what the text itself writes, not the spans producers attach by offset
  * (which index the whole answer, not a piece of it). */
 export function linkMarkers(text: string, citations: readonly Citation[], { anchors = true } = {}): MarkerSpan[] {
@@ -316,39 +265,19 @@ export function linkMarkers(text: string, citations: readonly Citation[], { anch
     markers.push(...linkedIds);
     markers.sort(byStart);
   }
-  const tags: MarkerSpan[] = [];
-  for (const tag of sourcesTags(text)) {
-    const indices = resolve(tagNumbers(tag.list));
-    if (indices.length && !inCode(tag.start)) tags.push({ start: tag.start, end: tag.end, indices, kind: 'hide' });
-  }
-  // "Sources: [1, 2]": its own marker is hidden with it.
-  let spans = [...withoutHidden(markers, tags), ...tags];
-  const listed = footnotes ? [...new Set(footnotes.definitions.flatMap((d) => (d.url ? resolve([], d.url) : [])))] : [];
-  if (footnotes && listed.length && !inCode(footnotes.start)) {
-    // Jina's "[^n]: quote [title](url)" definitions: our list shows the same sources.
-    takeOverlapping(spans, footnotes.start, text.length);
-    spans.push({ start: footnotes.start, end: text.length, indices: listed, kind: 'hide' });
-  }
-  const block = GROK_BLOCK.exec(text);
-  if (block) {
-    // The block's own markers and "- [title](url)" lines are hidden with it, not linked.
-    const listed = takeOverlapping(spans, block.index, text.length).flatMap((s) => s.indices);
-    const indices = [...new Set(listed)];
-    spans.push({ start: block.index, end: text.length, indices, kind: 'hide', heading: 'Sources' });
-  }
-  const references = referencesBlock(text);
-  const named = references?.references.flatMap((r) => byId.get(referenceId(r)) ?? []) ?? [];
-  if (references && named.length) {
-    // LightRAG's "### References" list, when our list shows its sources (named by their titles,
-    // whatever numbers the sources have): its own "[n]" are hidden with it, not linked.
-    takeOverlapping(spans, references.start, text.length);
-    const { start, heading } = references;
-    spans.push({ start, end: text.length, indices: [...new Set(named)], kind: 'hide', heading });
+  const shownSources = { text, inCode, resolve, byId };
+  let spans: MarkerSpan[] = markers;
+  let listHidden = false;
+  for (const syntax of SOURCE_BLOCKS) {
+    const blocks = syntax.find(shownSources);
+    if (blocks.length === 0) continue;
+    spans = hideBlocks(spans, blocks);
+    listHidden ||= syntax.isTheList === true;
   }
   // Lists of sources written in the text (source-lists.ts) whose sources our list shows (by their
   // addresses, or the titles of those without one), outside what is hidden already: their own numbers are no markers; hidden when the
   // text says they are sources (or the declaration that read them does), else left in place.
-  const lists = (references && named.length ? [] : sourceLists(text, listedUnder)).flatMap((list) => {
+  const lists = (listHidden ? [] : sourceLists(text, listedUnder)).flatMap((list) => {
     const shown = (s: ListedSource) => (s.url ? byUrl.get(safeUrl(s.url) ?? '') : byDocumentTitle.get(s.title ?? ''));
     const indices = [...new Set(list.sources.flatMap((s) => shown(s) ?? []))];
     const heading = list.heading ? { heading: list.heading } : {};
@@ -361,7 +290,7 @@ export function linkMarkers(text: string, citations: readonly Citation[], { anch
     spans = withoutHidden(spans.sort(byStart), shown);
     for (const { said, ...span } of shown) if (said) spans.push({ ...span, block: true });
   }
-  // Two runs already sorted (the markers, the tags), which the sort merges in linear time; then the
+  // Sorted already (but for the lists' blocks, which the sort merges in linear time); then the
   // anchors kept, after them.
   const taken = spans.sort(byStart);
   const added = anchors ? placeAnchors(text, citations, taken) : [];
