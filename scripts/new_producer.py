@@ -107,10 +107,10 @@ SHAPE = """\
 
 import type fc from 'fast-check';
 
-import {{ chatBody, chatMessage, listOf, shaped, text, url }} from '../../extension/test-support/hostile.js';
+import * as wire from '../../extension/test-support/hostile.js';
 
-export const shape: fc.Arbitrary<unknown> = chatBody(chatMessage(), {{
-  {field}: listOf(shaped({{ title: text, url, snippet: text }})),
+export const shape: fc.Arbitrary<unknown> = wire.chatBody(wire.chatMessage(), {{
+  {field}: wire.listOf(wire.shaped({{ title: wire.text, url: wire.url, snippet: wire.text }})),
 }});
 """
 

@@ -2,41 +2,33 @@
 
 import fc from 'fast-check';
 
-import {
-  chatBody,
-  chatMessage,
-  count,
-  jsonText,
-  listOf,
-  score,
-  shaped,
-  text,
-  url,
-} from '../../extension/test-support/hostile.js';
+import * as wire from '../../extension/test-support/hostile.js';
 
-const azureDocument = shaped({
-  title: text,
-  filepath: text,
-  url,
-  chunk_id: fc.oneof(text, count),
-  content: text,
-  rerank_score: score,
-  original_search_score: score,
+const azureDocument = wire.shaped({
+  title: wire.text,
+  filepath: wire.text,
+  url: wire.url,
+  chunk_id: fc.oneof(wire.text, wire.count),
+  content: wire.text,
+  rerank_score: wire.score,
+  original_search_score: wire.score,
   filter_reason: fc.constantFrom(null, 'score', 'rerank'),
 });
 
-const azureContext = shaped({
-  citations: listOf(azureDocument),
-  all_retrieved_documents: listOf(azureDocument),
-  intent: text,
+const azureContext = wire.shaped({
+  citations: wire.listOf(azureDocument),
+  all_retrieved_documents: wire.listOf(azureDocument),
+  intent: wire.text,
 });
 
 export const shape: fc.Arbitrary<unknown> = fc.oneof(
-  chatBody(chatMessage({ context: azureContext })),
-  shaped({
+  wire.chatBody(wire.chatMessage({ context: azureContext })),
+  wire.shaped({
     choices: fc.tuple(
-      shaped({ messages: listOf(shaped({ role: fc.constant('tool'), content: azureContext.map(jsonText) })) }),
+      wire.shaped({
+        messages: wire.listOf(wire.shaped({ role: fc.constant('tool'), content: azureContext.map(wire.jsonText) })),
+      }),
     ),
   }),
-  shaped({ context: azureContext }),
+  wire.shaped({ context: azureContext }),
 );

@@ -2,16 +2,20 @@
 
 import fc from 'fast-check';
 
-import { chatBody, chatMessage, count, jsonText, shaped, text, url } from '../../extension/test-support/hostile.js';
+import * as wire from '../../extension/test-support/hostile.js';
 
-const braveTag = shaped({ number: count, url, snippet: text, start_index: count, end_index: count }).chain((tag) =>
-  fc.constantFrom(
-    `<citation>${jsonText(tag)}</citation>`,
-    `<citation>${jsonText(tag)}`,
-    `<usage>${jsonText(tag)}</usage>`,
-  ),
-);
+const braveTag = wire
+  .shaped({ number: wire.count, url: wire.url, snippet: wire.text, start_index: wire.count, end_index: wire.count })
+  .chain((tag) =>
+    fc.constantFrom(
+      `<citation>${wire.jsonText(tag)}</citation>`,
+      `<citation>${wire.jsonText(tag)}`,
+      `<usage>${wire.jsonText(tag)}</usage>`,
+    ),
+  );
 
-export const shape: fc.Arbitrary<unknown> = chatBody(
-  chatMessage({ content: fc.array(fc.oneof(text, braveTag), { maxLength: 6 }).map((parts) => parts.join('')) }),
+export const shape: fc.Arbitrary<unknown> = wire.chatBody(
+  wire.chatMessage({
+    content: fc.array(fc.oneof(wire.text, braveTag), { maxLength: 6 }).map((parts) => parts.join('')),
+  }),
 );

@@ -2,9 +2,9 @@
 
 import fc from 'fast-check';
 
-import { chatBody, chatMessage, count, listOf, shaped, text, url } from '../../extension/test-support/hostile.js';
+import * as wire from '../../extension/test-support/hostile.js';
 
-const claudeCitation = shaped({
+const claudeCitation = wire.shaped({
   type: fc.constantFrom(
     'char_location',
     'page_location',
@@ -13,23 +13,25 @@ const claudeCitation = shaped({
     'web_search_result_location',
     'other',
   ),
-  cited_text: text,
-  document_index: count,
-  document_title: text,
-  start_page_number: count,
-  end_page_number: count,
-  url,
-  source: url,
-  title: text,
-  supported_text: text,
+  cited_text: wire.text,
+  document_index: wire.count,
+  document_title: wire.text,
+  start_page_number: wire.count,
+  end_page_number: wire.count,
+  url: wire.url,
+  source: wire.url,
+  title: wire.text,
+  supported_text: wire.text,
 });
 
-export const shape: fc.Arbitrary<unknown> = chatBody(
-  chatMessage({
-    provider_specific_fields: shaped({
-      citations: listOf(fc.oneof(listOf(claudeCitation), claudeCitation)),
+export const shape: fc.Arbitrary<unknown> = wire.chatBody(
+  wire.chatMessage({
+    provider_specific_fields: wire.shaped({
+      citations: wire.listOf(fc.oneof(wire.listOf(claudeCitation), claudeCitation)),
       citation: claudeCitation,
-      web_search_results: listOf(shaped({ content: listOf(shaped({ url, title: text, page_age: text })) })),
+      web_search_results: wire.listOf(
+        wire.shaped({ content: wire.listOf(wire.shaped({ url: wire.url, title: wire.text, page_age: wire.text })) }),
+      ),
     }),
   }),
 );

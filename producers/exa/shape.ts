@@ -2,19 +2,19 @@
 
 import fc from 'fast-check';
 
-import { chatBody, chatMessage, listOf, shaped, text, url } from '../../extension/test-support/hostile.js';
+import * as wire from '../../extension/test-support/hostile.js';
 
-const exaCitation = shaped({
-  id: fc.oneof(url, text),
-  url,
-  title: text,
-  author: fc.oneof(text, fc.constant(null)),
-  publishedDate: fc.oneof(text, fc.constant(null)),
-  text,
-  image: url,
-  favicon: url,
+const exaCitation = wire.shaped({
+  id: fc.oneof(wire.url, wire.text),
+  url: wire.url,
+  title: wire.text,
+  author: fc.oneof(wire.text, fc.constant(null)),
+  publishedDate: fc.oneof(wire.text, fc.constant(null)),
+  text: wire.text,
+  image: wire.url,
+  favicon: wire.url,
 });
 
-export const shape: fc.Arbitrary<unknown> = chatBody(chatMessage({ citations: listOf(exaCitation) }), {
-  citations: listOf(exaCitation),
+export const shape: fc.Arbitrary<unknown> = wire.chatBody(wire.chatMessage({ citations: wire.listOf(exaCitation) }), {
+  citations: wire.listOf(exaCitation),
 });

@@ -2,31 +2,37 @@
 
 import fc from 'fast-check';
 
-import { chatBody, chatMessage, count, listOf, score, shaped, text } from '../../extension/test-support/hostile.js';
+import * as wire from '../../extension/test-support/hostile.js';
 
-const fastgptQuote = shaped({
-  id: fc.oneof(text, fc.constantFrom('6650c0a1b2c3d4e5f6a7b801', '6650c0a1b2c3d4e5f6a7b802')),
-  q: text,
-  a: text,
-  sourceName: text,
-  sourceId: text,
-  datasetId: text,
-  collectionId: text,
-  chunkIndex: count,
-  updateTime: text,
+const fastgptQuote = wire.shaped({
+  id: fc.oneof(wire.text, fc.constantFrom('6650c0a1b2c3d4e5f6a7b801', '6650c0a1b2c3d4e5f6a7b802')),
+  q: wire.text,
+  a: wire.text,
+  sourceName: wire.text,
+  sourceId: wire.text,
+  datasetId: wire.text,
+  collectionId: wire.text,
+  chunkIndex: wire.count,
+  updateTime: wire.text,
   score: fc.oneof(
-    score,
-    listOf(
-      shaped({ type: fc.constantFrom('embedding', 'fullText', 'reRank', 'rrf', 'other'), value: score, index: count }),
+    wire.score,
+    wire.listOf(
+      wire.shaped({
+        type: fc.constantFrom('embedding', 'fullText', 'reRank', 'rrf', 'other'),
+        value: wire.score,
+        index: wire.count,
+      }),
     ),
   ),
 });
 
-const fastgptNode = shaped({
-  moduleName: text,
+const fastgptNode = wire.shaped({
+  moduleName: wire.text,
   moduleType: fc.constantFrom('datasetSearchNode', 'chatNode', 'tools'),
-  quoteList: listOf(fastgptQuote),
-  toolDetail: listOf(shaped({ moduleType: text, quoteList: listOf(fastgptQuote) })),
+  quoteList: wire.listOf(fastgptQuote),
+  toolDetail: wire.listOf(wire.shaped({ moduleType: wire.text, quoteList: wire.listOf(fastgptQuote) })),
 });
 
-export const shape: fc.Arbitrary<unknown> = chatBody(chatMessage(), { responseData: listOf(fastgptNode) });
+export const shape: fc.Arbitrary<unknown> = wire.chatBody(wire.chatMessage(), {
+  responseData: wire.listOf(fastgptNode),
+});

@@ -2,18 +2,24 @@
 
 import fc from 'fast-check';
 
-import { chatBody, chatMessage, count, listOf, shaped, text, url } from '../../extension/test-support/hostile.js';
+import * as wire from '../../extension/test-support/hostile.js';
 
-const geminiMetadata = shaped({
-  groundingChunks: listOf(
-    shaped({ web: shaped({ uri: url, title: text }), retrievedContext: shaped({ uri: url, title: text, text }) }),
+const geminiMetadata = wire.shaped({
+  groundingChunks: wire.listOf(
+    wire.shaped({
+      web: wire.shaped({ uri: wire.url, title: wire.text }),
+      retrievedContext: wire.shaped({ uri: wire.url, title: wire.text, text: wire.text }),
+    }),
   ),
-  groundingSupports: listOf(
-    shaped({ segment: shaped({ startIndex: count, endIndex: count, text }), groundingChunkIndices: listOf(count) }),
+  groundingSupports: wire.listOf(
+    wire.shaped({
+      segment: wire.shaped({ startIndex: wire.count, endIndex: wire.count, text: wire.text }),
+      groundingChunkIndices: wire.listOf(wire.count),
+    }),
   ),
-  searchEntryPoint: shaped({ renderedContent: text }),
+  searchEntryPoint: wire.shaped({ renderedContent: wire.text }),
 });
 
-export const shape: fc.Arbitrary<unknown> = chatBody(chatMessage(), {
-  vertex_ai_grounding_metadata: fc.oneof(listOf(geminiMetadata), geminiMetadata),
+export const shape: fc.Arbitrary<unknown> = wire.chatBody(wire.chatMessage(), {
+  vertex_ai_grounding_metadata: fc.oneof(wire.listOf(geminiMetadata), geminiMetadata),
 });

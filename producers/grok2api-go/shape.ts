@@ -2,6 +2,6 @@
 
 import type fc from 'fast-check';
 
-import { chatBody, chatMessage, listOf, url } from '../../extension/test-support/hostile.js';
+import * as wire from '../../extension/test-support/hostile.js';
 
-export const shape: fc.Arbitrary<unknown> = chatBody(chatMessage(), { citations: listOf(url) });
+export const shape: fc.Arbitrary<unknown> = wire.chatBody(wire.chatMessage(), { citations: wire.listOf(wire.url) });

@@ -2,8 +2,8 @@
 
 import fc from 'fast-check';
 
-import { chatBody, chatMessage, listOf, shaped, text, url } from '../../extension/test-support/hostile.js';
+import * as wire from '../../extension/test-support/hostile.js';
 
-export const shape: fc.Arbitrary<unknown> = chatBody(chatMessage(), {
-  search_sources: listOf(shaped({ url, title: text, type: fc.constantFrom('web', 'x_post') })),
+export const shape: fc.Arbitrary<unknown> = wire.chatBody(wire.chatMessage(), {
+  search_sources: wire.listOf(wire.shaped({ url: wire.url, title: wire.text, type: fc.constantFrom('web', 'x_post') })),
 });

@@ -2,27 +2,18 @@
 
 import type fc from 'fast-check';
 
-import {
-  chatBody,
-  chatMessage,
-  count,
-  listOf,
-  score,
-  shaped,
-  text,
-  url,
-} from '../../extension/test-support/hostile.js';
+import * as wire from '../../extension/test-support/hostile.js';
 
-const groqResult = shaped({ title: text, url, content: text, score });
+const groqResult = wire.shaped({ title: wire.text, url: wire.url, content: wire.text, score: wire.score });
 
-export const shape: fc.Arbitrary<unknown> = chatBody(
-  chatMessage({
-    executed_tools: listOf(
-      shaped({
-        index: count,
-        type: text,
-        search_results: shaped({ results: listOf(groqResult) }),
-        browser_results: listOf(groqResult),
+export const shape: fc.Arbitrary<unknown> = wire.chatBody(
+  wire.chatMessage({
+    executed_tools: wire.listOf(
+      wire.shaped({
+        index: wire.count,
+        type: wire.text,
+        search_results: wire.shaped({ results: wire.listOf(groqResult) }),
+        browser_results: wire.listOf(groqResult),
       }),
     ),
   }),

@@ -2,28 +2,22 @@
 
 import fc from 'fast-check';
 
-import {
-  answer,
-  chatBody,
-  chatMessage,
-  count,
-  listOf,
-  shaped,
-  text,
-  url,
-} from '../../extension/test-support/hostile.js';
+import * as wire from '../../extension/test-support/hostile.js';
 
-const jinaAnnotation = shaped({
+const jinaAnnotation = wire.shaped({
   type: fc.constant('url_citation'),
-  url_citation: shaped({ title: text, exactQuote: text, url, dateTime: text }),
+  url_citation: wire.shaped({ title: wire.text, exactQuote: wire.text, url: wire.url, dateTime: wire.text }),
 });
 
 const footnotes = fc
-  .array(fc.tuple(count, text, text, url), { maxLength: 5 })
+  .array(fc.tuple(wire.count, wire.text, wire.text, wire.url), { maxLength: 5 })
   .map((defs) =>
     defs.map(([n, quote, title, link]) => `\n\n[^${String(n)}]: ${quote} [${title}](${String(link)})`).join(''),
   );
 
-export const shape: fc.Arbitrary<unknown> = chatBody(
-  chatMessage({ annotations: listOf(jinaAnnotation), content: fc.tuple(answer, footnotes).map(([a, f]) => a + f) }),
+export const shape: fc.Arbitrary<unknown> = wire.chatBody(
+  wire.chatMessage({
+    annotations: wire.listOf(jinaAnnotation),
+    content: fc.tuple(wire.answer, footnotes).map(([a, f]) => a + f),
+  }),
 );

@@ -2,30 +2,24 @@
 
 import fc from 'fast-check';
 
-import {
-  chatBody,
-  chatMessage,
-  count,
-  listOf,
-  score,
-  shaped,
-  text,
-  url,
-} from '../../extension/test-support/hostile.js';
+import * as wire from '../../extension/test-support/hostile.js';
 
-const vectorStoreResult = shaped({
-  score,
-  content: listOf(shaped({ type: fc.constantFrom('text', 'image'), text })),
-  file_id: text,
-  filename: text,
-  attributes: shaped({ url, page: count }),
+const vectorStoreResult = wire.shaped({
+  score: wire.score,
+  content: wire.listOf(wire.shaped({ type: fc.constantFrom('text', 'image'), text: wire.text })),
+  file_id: wire.text,
+  filename: wire.text,
+  attributes: wire.shaped({ url: wire.url, page: wire.count }),
 });
 
-export const shape: fc.Arbitrary<unknown> = chatBody(
-  chatMessage({
-    provider_specific_fields: shaped({
-      search_results: fc.oneof(listOf(shaped({ object: text, data: listOf(vectorStoreResult) })), text),
-      vector_store_search_failures: listOf(shaped({ vector_store_id: text, error: text })),
+export const shape: fc.Arbitrary<unknown> = wire.chatBody(
+  wire.chatMessage({
+    provider_specific_fields: wire.shaped({
+      search_results: fc.oneof(
+        wire.listOf(wire.shaped({ object: wire.text, data: wire.listOf(vectorStoreResult) })),
+        wire.text,
+      ),
+      vector_store_search_failures: wire.listOf(wire.shaped({ vector_store_id: wire.text, error: wire.text })),
     }),
   }),
 );

@@ -2,38 +2,44 @@
 
 import fc from 'fast-check';
 
-import {
-  answer,
-  chatMessage,
-  count,
-  jsonText,
-  listOf,
-  shaped,
-  text,
-  url,
-} from '../../extension/test-support/hostile.js';
+import * as wire from '../../extension/test-support/hostile.js';
 
-const minimaxResult = shaped({ no: count, url, title: text, content: text, web_icon: url });
+const minimaxResult = wire.shaped({
+  no: wire.count,
+  url: wire.url,
+  title: wire.text,
+  content: wire.text,
+  web_icon: wire.url,
+});
 
 const minimaxMessage = fc.oneof(
-  shaped({
+  wire.shaped({
     role: fc.constant('assistant'),
-    content: answer,
-    annotations: listOf(
-      shaped({ text: fc.oneof(text, fc.constantFrom('【5†source】', '【†source】', '【99999†')), url, quote: text }),
+    content: wire.answer,
+    annotations: wire.listOf(
+      wire.shaped({
+        text: fc.oneof(wire.text, fc.constantFrom('【5†source】', '【†source】', '【99999†')),
+        url: wire.url,
+        quote: wire.text,
+      }),
     ),
   }),
-  shaped({
+  wire.shaped({
     role: fc.constant('tool'),
-    tool_call_id: text,
-    content: fc.oneof(text, listOf(minimaxResult).map(jsonText)),
+    tool_call_id: wire.text,
+    content: fc.oneof(wire.text, wire.listOf(minimaxResult).map(wire.jsonText)),
   }),
 );
 
-export const shape: fc.Arbitrary<unknown> = shaped({
-  id: text,
+export const shape: fc.Arbitrary<unknown> = wire.shaped({
+  id: wire.text,
   object: fc.constantFrom('chat.completion', 'chat.completion.chunk'),
-  choices: listOf(
-    shaped({ index: count, finish_reason: text, message: chatMessage(), messages: listOf(minimaxMessage) }),
+  choices: wire.listOf(
+    wire.shaped({
+      index: wire.count,
+      finish_reason: wire.text,
+      message: wire.chatMessage(),
+      messages: wire.listOf(minimaxMessage),
+    }),
   ),
 });

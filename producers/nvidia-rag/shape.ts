@@ -2,17 +2,17 @@
 
 import fc from 'fast-check';
 
-import { chatBody, chatMessage, count, listOf, score, shaped, text } from '../../extension/test-support/hostile.js';
+import * as wire from '../../extension/test-support/hostile.js';
 
-const nvidiaResult = shaped({
-  document_id: text,
-  document_name: text,
+const nvidiaResult = wire.shaped({
+  document_id: wire.text,
+  document_name: wire.text,
   document_type: fc.constantFrom('text', 'image', 'table', 'chart'),
-  content: text,
-  score,
-  metadata: shaped({ page_number: count, description: text }),
+  content: wire.text,
+  score: wire.score,
+  metadata: wire.shaped({ page_number: wire.count, description: wire.text }),
 });
 
-export const shape: fc.Arbitrary<unknown> = chatBody(chatMessage(), {
-  citations: shaped({ total_results: count, results: listOf(nvidiaResult) }),
+export const shape: fc.Arbitrary<unknown> = wire.chatBody(wire.chatMessage(), {
+  citations: wire.shaped({ total_results: wire.count, results: wire.listOf(nvidiaResult) }),
 });

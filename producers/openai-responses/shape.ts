@@ -2,32 +2,32 @@
 
 import fc from 'fast-check';
 
-import { annotation, answer, listOf, shaped, text, url } from '../../extension/test-support/hostile.js';
+import * as wire from '../../extension/test-support/hostile.js';
 
 // A web_search_call with `include: ["web_search_call.action.sources"]`: the pages searched.
-const webSearchCall = shaped({
-  id: text,
+const webSearchCall = wire.shaped({
+  id: wire.text,
   type: fc.constant('web_search_call'),
-  status: text,
-  action: shaped({
+  status: wire.text,
+  action: wire.shaped({
     type: fc.constantFrom('search', 'open_page', 'find_in_page'),
-    query: text,
-    queries: listOf(text),
-    url,
-    pattern: text,
-    sources: listOf(shaped({ type: fc.constantFrom('url', 'api'), url, name: text })),
+    query: wire.text,
+    queries: wire.listOf(wire.text),
+    url: wire.url,
+    pattern: wire.text,
+    sources: wire.listOf(wire.shaped({ type: fc.constantFrom('url', 'api'), url: wire.url, name: wire.text })),
   }),
 });
 
-const responsesOutput = listOf(
+const responsesOutput = wire.listOf(
   fc.oneof(
-    shaped({
+    wire.shaped({
       type: fc.constant('message'),
-      content: listOf(
-        shaped({
+      content: wire.listOf(
+        wire.shaped({
           type: fc.constantFrom('output_text', 'refusal'),
-          text: answer,
-          annotations: listOf(annotation),
+          text: wire.answer,
+          annotations: wire.listOf(wire.annotation),
         }),
       ),
     }),
@@ -36,9 +36,9 @@ const responsesOutput = listOf(
 );
 
 export const shape: fc.Arbitrary<unknown> = fc.oneof(
-  shaped({ object: fc.constant('response'), output: responsesOutput }),
-  shaped({ type: fc.constant('response.output_text.annotation.added'), annotation }),
-  shaped({ type: fc.constant('response.output_item.done'), item: webSearchCall }),
-  shaped({ type: fc.constant('response.output_text.delta'), delta: answer }),
-  shaped({ type: fc.constant('response.completed'), response: shaped({ output: responsesOutput }) }),
+  wire.shaped({ object: fc.constant('response'), output: responsesOutput }),
+  wire.shaped({ type: fc.constant('response.output_text.annotation.added'), annotation: wire.annotation }),
+  wire.shaped({ type: fc.constant('response.output_item.done'), item: webSearchCall }),
+  wire.shaped({ type: fc.constant('response.output_text.delta'), delta: wire.answer }),
+  wire.shaped({ type: fc.constant('response.completed'), response: wire.shaped({ output: responsesOutput }) }),
 );

@@ -2,36 +2,26 @@
 
 import fc from 'fast-check';
 
-import {
-  chatBody,
-  chatMessage,
-  count,
-  jsonText,
-  listOf,
-  score,
-  shaped,
-  text,
-  url,
-} from '../../extension/test-support/hostile.js';
+import * as wire from '../../extension/test-support/hostile.js';
 
-const openragSource = shaped({
+const openragSource = wire.shaped({
   source_type: fc.constantFrom('web', 'document'),
-  file_url: url,
-  chunk_url: url,
-  url,
-  filename: text,
-  source: text,
-  title: text,
-  snippet: text,
-  page_content: text,
-  relevance_score: score,
-  page: count,
+  file_url: wire.url,
+  chunk_url: wire.url,
+  url: wire.url,
+  filename: wire.text,
+  source: wire.text,
+  title: wire.text,
+  snippet: wire.text,
+  page_content: wire.text,
+  relevance_score: wire.score,
+  page: wire.count,
 });
 
-const openragExtra = shaped({ sources: listOf(openragSource) });
+const openragExtra = wire.shaped({ sources: wire.listOf(openragSource) });
 
 export const shape: fc.Arbitrary<unknown> = fc.oneof(
-  chatBody(chatMessage(), {
-    extra: fc.oneof(openragExtra.map(jsonText), openragExtra, fc.constantFrom('{}', '{"sources": [')),
+  wire.chatBody(wire.chatMessage(), {
+    extra: fc.oneof(openragExtra.map(wire.jsonText), openragExtra, fc.constantFrom('{}', '{"sources": [')),
   }),
 );

@@ -2,11 +2,17 @@
 
 import fc from 'fast-check';
 
-import { chatBody, chatMessage, listOf, shaped, text, url } from '../../extension/test-support/hostile.js';
+import * as wire from '../../extension/test-support/hostile.js';
 
-export const shape: fc.Arbitrary<unknown> = chatBody(chatMessage(), {
-  search_results: listOf(
-    shaped({ title: text, url, date: text, snippet: text, source: fc.constantFrom('web', 'attachment') }),
+export const shape: fc.Arbitrary<unknown> = wire.chatBody(wire.chatMessage(), {
+  search_results: wire.listOf(
+    wire.shaped({
+      title: wire.text,
+      url: wire.url,
+      date: wire.text,
+      snippet: wire.text,
+      source: fc.constantFrom('web', 'attachment'),
+    }),
   ),
-  citations: listOf(url),
+  citations: wire.listOf(wire.url),
 });

@@ -2,33 +2,24 @@
 
 import fc from 'fast-check';
 
-import {
-  chatBody,
-  chatMessage,
-  count,
-  listOf,
-  score,
-  shaped,
-  text,
-  url,
-} from '../../extension/test-support/hostile.js';
+import * as wire from '../../extension/test-support/hostile.js';
 
-const ragflowChunk = shaped({
-  id: text,
-  content: text,
-  document_id: text,
-  document_name: text,
-  url,
-  positions: listOf(listOf(count)),
-  similarity: score,
+const ragflowChunk = wire.shaped({
+  id: wire.text,
+  content: wire.text,
+  document_id: wire.text,
+  document_name: wire.text,
+  url: wire.url,
+  positions: wire.listOf(wire.listOf(wire.count)),
+  similarity: wire.score,
 });
 
-export const shape: fc.Arbitrary<unknown> = chatBody(
-  chatMessage({
+export const shape: fc.Arbitrary<unknown> = wire.chatBody(
+  wire.chatMessage({
     reference: fc.oneof(
-      listOf(ragflowChunk),
-      shaped({ chunks: fc.dictionary(fc.oneof(count.map(String), text), ragflowChunk) }),
-      text,
+      wire.listOf(ragflowChunk),
+      wire.shaped({ chunks: fc.dictionary(fc.oneof(wire.count.map(String), wire.text), ragflowChunk) }),
+      wire.text,
     ),
   }),
 );

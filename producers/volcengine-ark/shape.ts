@@ -2,34 +2,32 @@
 
 import fc from 'fast-check';
 
-import {
-  chatBody,
-  chatMessage,
-  count,
-  hostileValue,
-  listOf,
-  shaped,
-  text,
-  url,
-} from '../../extension/test-support/hostile.js';
+import * as wire from '../../extension/test-support/hostile.js';
 
-const arkReference = shaped({
-  url,
-  mobile_url: url,
-  logo_url: url,
-  site_name: text,
-  title: text,
-  summary: text,
-  publish_time: text,
-  cover_image: shaped({ url, width: count, height: count }),
-  doc_id: text,
-  doc_name: text,
-  doc_title: text,
-  chunk_id: fc.oneof(text, count),
-  chunk_title: text,
-  page_nums: fc.oneof(text, count, listOf(count), fc.constantFrom('3', '3,4', '[3, 4]', '0', '9007199254740993')),
-  file_name: text,
-  extra: hostileValue,
+const arkReference = wire.shaped({
+  url: wire.url,
+  mobile_url: wire.url,
+  logo_url: wire.url,
+  site_name: wire.text,
+  title: wire.text,
+  summary: wire.text,
+  publish_time: wire.text,
+  cover_image: wire.shaped({ url: wire.url, width: wire.count, height: wire.count }),
+  doc_id: wire.text,
+  doc_name: wire.text,
+  doc_title: wire.text,
+  chunk_id: fc.oneof(wire.text, wire.count),
+  chunk_title: wire.text,
+  page_nums: fc.oneof(
+    wire.text,
+    wire.count,
+    wire.listOf(wire.count),
+    fc.constantFrom('3', '3,4', '[3, 4]', '0', '9007199254740993'),
+  ),
+  file_name: wire.text,
+  extra: wire.hostileValue,
 });
 
-export const shape: fc.Arbitrary<unknown> = chatBody(chatMessage(), { references: listOf(arkReference) });
+export const shape: fc.Arbitrary<unknown> = wire.chatBody(wire.chatMessage(), {
+  references: wire.listOf(arkReference),
+});

@@ -2,16 +2,16 @@
 
 import fc from 'fast-check';
 
-import { annotation, chatBody, chatMessage, listOf, shaped, text, url } from '../../extension/test-support/hostile.js';
+import * as wire from '../../extension/test-support/hostile.js';
 
-const mimoAnnotation = shaped({
-  site_name: text,
-  summary: text,
-  title: text,
+const mimoAnnotation = wire.shaped({
+  site_name: wire.text,
+  summary: wire.text,
+  title: wire.text,
   type: fc.constantFrom('url_citation', 'web_search_highlight'),
-  url,
+  url: wire.url,
 });
 
-export const shape: fc.Arbitrary<unknown> = chatBody(
-  chatMessage({ annotations: listOf(fc.oneof(mimoAnnotation, annotation)) }),
+export const shape: fc.Arbitrary<unknown> = wire.chatBody(
+  wire.chatMessage({ annotations: wire.listOf(fc.oneof(mimoAnnotation, wire.annotation)) }),
 );
