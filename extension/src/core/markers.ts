@@ -7,10 +7,10 @@
 
 import { footnoteBlock } from './footnotes.js';
 import { markdownLinks } from './formats/answer-links.js';
-import { eachMatch } from './matches.js';
 import { markerPattern, readMarker } from './marker-syntax/index.js';
 import { bracketedNumbers } from './marker-syntax/numbers.js';
 import type { Unnamed } from './marker-syntax/syntax.js';
+import { eachMatch } from './matches.js';
 import type { Anchor, Citation, OffsetUnit } from './model.js';
 import { toUtf16 } from './offsets.js';
 import { type HiddenBlock, SOURCE_BLOCKS } from './source-blocks/index.js';
