@@ -7,9 +7,8 @@
 
 import { footnoteBlock } from './footnotes.js';
 import { markdownLinks } from './formats/answer-links.js';
-import { markerPattern, readMarker } from './marker-syntax/index.js';
-import { bracketedNumbers } from './marker-syntax/numbers.js';
-import type { Unnamed } from './marker-syntax/syntax.js';
+import { MARKER_SYNTAXES, markerPattern, readMarker } from './marker-syntax/index.js';
+import type { Unnamed, WrittenMarker } from './marker-syntax/syntax.js';
 import { eachMatch } from './matches.js';
 import type { Anchor, Citation, OffsetUnit } from './model.js';
 import { toUtf16 } from './offsets.js';
@@ -49,29 +48,29 @@ const CODE = /```[\s\S]*?(?:```|$)|`[^`\n]+`/g;
 
 /** The markers Open WebUI draws a button for: [1], [1, 2], [1][2], and the [1] of [[1]](url). */
 const OPEN_WEBUI_MARKER = /^\[{1,2}\d/;
-/** FastGPT's marker, a link to "CITE" named by a quote's id: Open WebUI draws it as that link. */
-export const CITE_MARKER = /^[[【][a-fA-F0-9]{24}[\]】]\(CITE\)$/;
-/** Qianfan's marker: Open WebUI draws its brackets, [1][2], as one button between the carets. */
-const CARET_MARKER = /^\^\[\d/;
 
 /** A marker as Open WebUI reads it: whether it draws its own button for it, and the numbers
- * written in it ("[2, 5]" → 2, 5; "[[3]](url)" → 3; "^[1][2]^" → 1, 2), which it takes as
- * positions in its own source list. */
-export function writtenMarker(marker: string): { drawnByOpenWebui: boolean; numbers: number[] } {
-  if (CARET_MARKER.test(marker)) return { drawnByOpenWebui: true, numbers: bracketedNumbers(marker) };
+ * written in it ("[2, 5]" → 2, 5; "[[3]](url)" → 3), which it takes as positions in its own source
+ * list; a syntax Open WebUI draws otherwise says so itself (marker-syntax/syntax.ts). */
+export function writtenMarker(marker: string): WrittenMarker {
+  for (const syntax of MARKER_SYNTAXES) {
+    const own = syntax.drawnByOpenWebui?.(marker);
+    if (own) return own;
+  }
   const inBrackets = /\[([^\]]*)\]/.exec(marker)?.[1];
   const numbers = (inBrackets?.match(/\d+/g) ?? []).map(Number);
-  // A link named by a source's id ([id](CITE)) or by a name ([Handbook.pdf](id)): drawn as a link.
-  if (CITE_MARKER.test(marker) || (marker.endsWith(')') && !isMarkerText(inBrackets ?? '')))
-    return { drawnByOpenWebui: false, numbers: [] };
+  // A link named by a name ([Handbook.pdf](id)): drawn as a link.
+  if (marker.endsWith(')') && !isMarkerText(inBrackets ?? '')) return { drawnByOpenWebui: false, numbers: [] };
   return { drawnByOpenWebui: OPEN_WEBUI_MARKER.test(marker), numbers };
 }
 
 /** Whether a link's text is a marker, as grok2api and Groq write them: "[1]", "1". */
 export const isMarkerText = (text: string): boolean => /^\[?\d+\]?$/.test(text.trim());
 
+const LEADS = [...new Set(MARKER_SYNTAXES.flatMap((syntax) => syntax.leads))];
+
 /** Whether a piece of text may hold a marker at all: a cheap test before linkMarkers. */
-export const mayHoldMarker = (text: string): boolean => /[[【<¹²³⁰⁴-⁹]|\(ID:/.test(text);
+export const mayHoldMarker = (text: string): boolean => LEADS.some((lead) => text.includes(lead));
 
 /** The numbers of a marker that name no source, each once, as its syntax says (marker-syntax/syntax.ts
  * `Unnamed`); `defined`: the footnotes the text defines. */

@@ -7,4 +7,5 @@ export const azureDoc: MarkerSyntax = {
   group: 'doc',
   pattern: String.raw`\[doc(?<doc>\d{1,4})\]`,
   read: (g) => ({ kind: 'numbers', numbers: listNumbers(g.doc!), unnamed: 'reported' }),
+  leads: ['[doc'],
 };

@@ -10,10 +10,12 @@ export const brackets: MarkerSyntax = {
   group: 'list',
   pattern: String.raw`\[(?<list>${NUMBER_LIST})\](?![(:])`,
   read: (g) => ({ kind: 'numbers', numbers: listNumbers(g.list!), unnamed: 'in-range' }),
+  leads: ['['],
 };
 
 export const labelledBrackets: MarkerSyntax = {
   group: 'labelled',
   pattern: String.raw`\[(?:ref_|ref:\s?|citation:\s?|cite:\s?|source:\s?)(?<labelled>${NUMBER_LIST})\](?![(:])`,
   read: (g) => ({ kind: 'numbers', numbers: listNumbers(g.labelled!), unnamed: 'reported' }),
+  leads: ['['],
 };

@@ -8,4 +8,5 @@ export const caretFootnote: MarkerSyntax = {
   group: 'caretFoot',
   pattern: String.raw`\[\^(?<caretFoot>\d{1,4})\^\]`,
   read: (g) => ({ kind: 'numbers', numbers: listNumbers(g.caretFoot!), unnamed: 'reported' }),
+  leads: ['[^'],
 };

@@ -8,4 +8,5 @@ export const footnote: MarkerSyntax = {
   group: 'foot',
   pattern: String.raw`\[\^(?<foot>\d{1,4})\](?!:)`,
   read: (g) => ({ kind: 'numbers', numbers: listNumbers(g.foot!), unnamed: 'footnote' }),
+  leads: ['[^'],
 };

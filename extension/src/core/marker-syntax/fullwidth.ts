@@ -8,4 +8,5 @@ export const fullwidth: MarkerSyntax = {
   group: 'wide',
   pattern: String.raw`【(?<wide>\d{1,4})(?:[:†][^】]{0,40})?】`,
   read: (g) => ({ kind: 'numbers', numbers: listNumbers(g.wide!), unnamed: 'reported' }),
+  leads: ['【'],
 };

@@ -1,7 +1,8 @@
 /**
  * Every marker syntax, in the order they are tried at a position: a link marker before the
  * brackets that would take its "[1]", a footnote's caret form before the footnote. Adding one:
- * a file here and a line below (and, when a declaration may name it, its name in notations.ts).
+ * a file here, a line below and its example in index.test.ts (and, when a declaration may name it,
+ * its name in notations.ts).
  */
 
 import { azureDoc } from './azure-doc.js';

@@ -9,6 +9,7 @@ export const doubleBracketLink: MarkerSyntax = {
   group: 'grokN',
   pattern: String.raw`\[\[(?<grokN>\d{1,4})\]\]\((?<grokUrl>[^()\s]+)\)`,
   read: (g) => ({ kind: 'link', n: Number(g.grokN), url: g.grokUrl }),
+  leads: ['['],
 };
 
 export const wrappedLink: MarkerSyntax = {
@@ -16,6 +17,7 @@ export const wrappedLink: MarkerSyntax = {
   group: 'wrapN',
   pattern: String.raw`\[\[(?<wrapN>\d{1,4})\]\((?<wrapUrl>[^()\s]+)\)\]`,
   read: (g) => ({ kind: 'link', n: Number(g.wrapN), url: g.wrapUrl }),
+  leads: ['['],
 };
 
 export const numberLink: MarkerSyntax = {
@@ -23,4 +25,5 @@ export const numberLink: MarkerSyntax = {
   group: 'linkN',
   pattern: String.raw`\[(?<linkN>\d{1,4})\]\((?<linkUrl>[^()\s]+)\)`,
   read: (g) => ({ kind: 'link', n: Number(g.linkN), url: g.linkUrl }),
+  leads: ['['],
 };

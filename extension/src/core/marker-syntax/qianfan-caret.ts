@@ -8,4 +8,8 @@ export const qianfanCaret: MarkerSyntax = {
   group: 'caret',
   pattern: String.raw`\^(?<caret>(?:\[\d{1,4}\]){1,${MAX_RANGE}})\^`,
   read: (g) => ({ kind: 'numbers', numbers: bracketedNumbers(g.caret!), unnamed: 'in-range' }),
+  leads: ['^['],
+  // Open WebUI draws its brackets, [1][2], as one button between the carets.
+  drawnByOpenWebui: (marker) =>
+    /^\^\[\d/.test(marker) ? { drawnByOpenWebui: true, numbers: bracketedNumbers(marker) } : undefined,
 };

@@ -8,4 +8,5 @@ export const ragflowId: MarkerSyntax = {
   group: 'ragflow',
   pattern: String.raw`[\[(【]ID:\s?(?<ragflow>\d{1,4})[\])】]`,
   read: (g) => ({ kind: 'numbers', numbers: listNumbers(g.ragflow!), unnamed: 'reported' }),
+  leads: ['ID:'],
 };

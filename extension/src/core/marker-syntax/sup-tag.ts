@@ -8,4 +8,5 @@ export const supTag: MarkerSyntax = {
   group: 'supTag',
   pattern: `<sup>(?<supTag>${NUMBER_LIST})</sup>`,
   read: (g) => ({ kind: 'numbers', numbers: listNumbers(g.supTag!), unnamed: 'in-range' }),
+  leads: ['<sup>'],
 };

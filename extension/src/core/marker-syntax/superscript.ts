@@ -14,4 +14,5 @@ export const superscript: MarkerSyntax = {
     numbers: [Number([...g.superscript!].map((digit) => SUPERSCRIPT_DIGITS.indexOf(digit)).join(''))],
     unnamed: 'never',
   }),
+  leads: [...'¹²³⁰⁴⁵⁶⁷⁸⁹'],
 };

@@ -37,4 +37,17 @@ export interface MarkerSyntax {
    * the same characters one after the other, no flags of its own. */
   pattern: string;
   read(groups: MarkerGroups): MarkerReading;
+  /** Strings every marker of this syntax holds: a text with none of any syntax's is not read
+   * (markers.ts `mayHoldMarker`, the cheap test before the full pass). */
+  leads: readonly string[];
+  /** How Open WebUI draws a marker of this syntax when not as markers.ts `writtenMarker` reads a
+   * bracket ("[1]" → its own button for source 1): undefined for a marker it does not concern. */
+  drawnByOpenWebui?(marker: string): WrittenMarker | undefined;
+}
+
+/** A marker as Open WebUI reads it: whether it draws its own button, and the numbers it takes as
+ * positions in its own source list. */
+export interface WrittenMarker {
+  drawnByOpenWebui: boolean;
+  numbers: number[];
 }
