@@ -200,8 +200,8 @@ def code_problems(folder: Path) -> Iterator[str]:
             yield f"{rel(parser)}: its Format's name must be its folder's, {folder.name!r} (expected.json's `format`)"
         elif folder.name not in registered_formats():
             yield f"{rel(REGISTRY)}: add format {folder.name!r} to FORMATS, before the formats it must precede"
-        if not (folder / SHAPE).exists():
-            yield f"{rel(folder / SHAPE)}: missing: format {folder.name!r}'s wire shape (the core's property tests)"
+    if (parser.exists() or (folder / "declaration.json").exists()) and not (folder / SHAPE).exists():
+        yield f"{rel(folder / SHAPE)}: missing: format {folder.name!r}'s wire shape (the core's property tests)"
     for path in sorted(folder.glob("*.ts")):
         yield from import_problems(path)
 

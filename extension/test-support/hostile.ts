@@ -316,7 +316,6 @@ const sourceLike = shaped({
 /** The wire shapes of the core's own readers (core/formats/), keyed by the format's name; a named
  * producer's is in its folder, producers/<name>/shape.ts (test-support/wire-formats.ts joins them). */
 export const CORE_WIRE_FORMATS: Record<string, fc.Arbitrary<unknown>> = {
-  qianfan: chatBody(chatMessage(), { search_results: listOf(shaped({ index: count, url, title: text })) }),
   'openai-chat': chatBody(chatMessage()),
   'text-list': chatBody(chatMessage({ content: sourceListText })),
   generic: chatBody(chatMessage({ references: listOf(sourceLike) }), {

@@ -1,9 +1,10 @@
 /**
  * Every wire shape the property tests know, keyed by its format's name: the core readers' own
  * (hostile.ts CORE_WIRE_FORMATS) and each named producer's, found by scanning producers/<name>/
- * for a shape.ts beside a format.ts: a new producer's shape is picked up without a list to edit.
- * A shape is keyed by the name of the Format its folder's format.ts exports, so a shape can only
- * stand for the parser beside it.
+ * for a shape.ts beside a format.ts or a declaration.json: a new producer's shape is picked up without
+ * a list to edit. A shape is keyed by the name of the Format its folder's format.ts exports, so a
+ * shape can only stand for the parser beside it; a built-in declaration's format is named by its
+ * folder (core/formats/index.ts `builtInDeclaration`).
  */
 
 import { existsSync, readdirSync } from 'node:fs';
@@ -26,9 +27,14 @@ async function producerShapes(): Promise<Record<string, fc.Arbitrary<unknown>>> 
   for (const folder of readdirSync(PRODUCERS).sort()) {
     const shapeFile = new URL(`${folder}/shape.ts`, PRODUCERS);
     const parserFile = new URL(`${folder}/format.ts`, PRODUCERS);
-    if (!existsSync(shapeFile) || !existsSync(parserFile)) continue;
-    const [{ shape }, parser] = await Promise.all([import(shapeFile.href), import(parserFile.href)]);
-    const format = Object.values(parser as Record<string, unknown>).find(isFormat);
+    if (!existsSync(shapeFile)) continue;
+    const { shape } = await import(shapeFile.href);
+    if (existsSync(new URL(`${folder}/declaration.json`, PRODUCERS))) {
+      shapes[folder] = shape as fc.Arbitrary<unknown>;
+      continue;
+    }
+    if (!existsSync(parserFile)) continue;
+    const format = Object.values((await import(parserFile.href)) as Record<string, unknown>).find(isFormat);
     if (format) shapes[format.name] = shape as fc.Arbitrary<unknown>;
   }
   return shapes;
