@@ -91,10 +91,10 @@ MISTRAL_CONTENT_LIST_STREAMED = (
     "Non-streamed, the body reaches the page whole."
 )
 
-# Measured on 0.6.43 (scripts/record_markup.py, 2026-11-27); 0.7 to 0.11 not measured, 0.12.4 finishes it.
-MISTRAL_BODY_NEVER_FINISHED_BEFORE = (0, 7, 0)
+# Measured on every line up to 0.10.2 (make test-matrix, make record-markup); 0.11.4 and 0.12.4 finish it.
+MISTRAL_BODY_NEVER_FINISHED_BEFORE = (0, 11, 0)
 MISTRAL_BODY_NEVER_FINISHED = (
-    "Open WebUI 0.6.43 shows Mistral's non-streamed answer, whose content is a list of chunks, as "
+    "Open WebUI up to 0.10 shows Mistral's non-streamed answer, whose content is a list of chunks, as "
     '"[object Object],…", with the extension\'s sources under it, and never finishes it (its stop button stays, '
     "no toolbar) nor saves it: after a reload the chat has no answer, and nothing to store the sources on."
 )
