@@ -1,5 +1,4 @@
 from collections.abc import Iterator
-from collections.abc import Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -13,55 +12,20 @@ from devstack.browser import firefox_launch_args
 from devstack.delivery import DELIVERY
 from devstack.delivery import USERSCRIPT
 from devstack.delivery import extension_context
-from devstack.delivery import install_extension
-from devstack.delivery import stock_frontend
-from devstack.limits import first_token_delay_ms
-from devstack.owui import installed_version
 from devstack.processes import ROOT
-from devstack.stack import OWUI_VENV
-from devstack.stack import Demo
 from devstack.stack import Stack
-from devstack.stack import running_stack as devstack_running_stack
 from mock_server.registry import HOSTILE
 from mock_server.registry import MALFORMED
 from tests.e2e.egress import EGRESS
 from tests.e2e.egress import Egress
 from tests.e2e.results import pytest_runtest_makereport  # noqa: F401  (hooks: the results file)
 from tests.e2e.results import pytest_sessionfinish  # noqa: F401  (hooks: the results file)
+from tests.e2e.stacks import running_stack
 
 # Script-injection and malformed sources, for the hardening tests (test_hostile, test_malformed).
 HARDENING_SCENARIOS = [HOSTILE, MALFORMED]
 # Scenarios only tests ask for (an answer that differs on each attempt: test_export).
 TEST_SCENARIOS = Path(__file__).parent / "scenarios"
-
-
-@contextmanager
-def running_stack(
-    tmp_path_factory: pytest.TempPathFactory,
-    extra_env: dict[str, str] | None = None,
-    scenario_dirs: Sequence[Path] = (),
-    demo: Demo | None = None,
-    replicas: int = 1,
-) -> Iterator[Stack]:
-    """The mock server and the pinned Open WebUI with the extension, each a real process; signed in
-    with ``demo`` (its admin), else in Open WebUI's no-login mode."""
-    install_extension()
-    if DELIVERY != "loader":
-        extra_env = {
-            **(extra_env or {}),
-            "FRONTEND_BUILD_DIR": str(stock_frontend(tmp_path_factory.mktemp("stock") / "frontend")),
-        }
-    delay = first_token_delay_ms(installed_version(OWUI_VENV))
-    with devstack_running_stack(
-        tmp_path_factory.mktemp("stack"),
-        extra_env,
-        scenario_dirs=scenario_dirs,
-        first_token_delay_ms=delay,
-        demo=demo,
-        replicas=replicas,
-    ) as running:
-        EGRESS.allow(running.webui_url, running.mock_url)
-        yield running
 
 
 @pytest.fixture(scope="session")

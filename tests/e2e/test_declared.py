@@ -26,7 +26,7 @@ from devstack.owui import set_user_settings
 from devstack.stack import OWUI_VENV
 from devstack.stack import Stack
 from mock_server.registry import DECLARED
-from tests.e2e.conftest import running_stack
+from tests.e2e.stacks import running_stack
 
 pytestmark = [
     pytest.mark.e2e,

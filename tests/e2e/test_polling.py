@@ -14,7 +14,7 @@ from devstack.owui import open_new_chat
 from devstack.owui import send
 from devstack.owui import set_user_settings
 from devstack.stack import Stack
-from tests.e2e.conftest import running_stack
+from tests.e2e.stacks import running_stack
 
 pytestmark = pytest.mark.e2e
 

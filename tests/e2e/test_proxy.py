@@ -31,8 +31,8 @@ from devstack.proxy import proxy
 from devstack.stack import Demo
 from devstack.stack import Stack
 from tests.e2e.checks import answered_by
-from tests.e2e.conftest import running_stack
 from tests.e2e.egress import EGRESS
+from tests.e2e.stacks import running_stack
 
 pytestmark = pytest.mark.e2e
 

@@ -32,7 +32,7 @@ from devstack.stack import Stack
 from tests.e2e.checks import ASKED_BUTTONS
 from tests.e2e.checks import answered_by
 from tests.e2e.checks import from_open_webui
-from tests.e2e.conftest import running_stack
+from tests.e2e.stacks import running_stack
 
 pytestmark = pytest.mark.e2e
 

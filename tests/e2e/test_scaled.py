@@ -21,7 +21,7 @@ from devstack.stack import Stack
 from tests.e2e.checks import EXPECTED
 from tests.e2e.checks import check_answer
 from tests.e2e.checks import check_asked_live_and_after_reload
-from tests.e2e.conftest import running_stack
+from tests.e2e.stacks import running_stack
 
 pytestmark = pytest.mark.e2e
 
