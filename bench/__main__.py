@@ -22,6 +22,7 @@ from bench.report import table
 from bench.report import unmeasured
 from bench.report import write
 from devstack.browser import chromium_launch_args
+from devstack.owui import CONFIG
 from devstack.processes import ROOT
 from devstack.stack import running_stack
 
@@ -78,7 +79,7 @@ def main() -> int:
     ):
         browser = playwright.chromium.launch(**chromium_launch_args())
         with stack.api() as api:
-            owui_version = api.get("/api/config").json()["version"]
+            owui_version = api.get(CONFIG).json()["version"]
         context = {
             "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
             "machine": machine(),

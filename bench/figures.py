@@ -27,6 +27,7 @@ from bench.report import row
 from devstack.answer import CITE
 from devstack.owui import ANSWERS
 from devstack.owui import ASSISTANT
+from devstack.owui import NEW_CHAT
 from devstack.owui import chat_id
 from devstack.owui import chat_path
 from devstack.owui import last_answer_id
@@ -431,7 +432,7 @@ def _long_chat(stack: Stack, chat: str, answers: int) -> tuple[str, str]:
             "messages": list(messages.values()),
             "history": {"messages": messages, "currentId": parent},
         }
-        created = api.post("/api/v1/chats/new", json={"chat": body})
+        created = api.post(NEW_CHAT, json={"chat": body})
         created.raise_for_status()
         assert parent is not None  # at least one answer
         return created.json()["id"], parent

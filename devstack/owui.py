@@ -55,9 +55,9 @@ class Console:
 def set_user_settings(stack: Stack, stream: bool, **ui: object) -> None:
     """Replaces the user's interface settings; marking this version's changelog as seen."""
     with stack.api() as api:
-        version = api.get("/api/config").json()["version"]
+        version = api.get(CONFIG).json()["version"]
         settings = {"version": version, "params": {"stream_response": stream}, **ui}
-        api.post("/api/v1/users/user/settings/update", json={"ui": settings}).raise_for_status()
+        api.post(USER_SETTINGS, json={"ui": settings}).raise_for_status()
 
 
 def installed_version(venv: Path) -> tuple[int, ...]:
@@ -71,7 +71,7 @@ def installed_version(venv: Path) -> tuple[int, ...]:
 def open_webui_version(stack: Stack) -> tuple[int, ...]:
     """The running Open WebUI's version, for expectations that differ by release line."""
     with stack.api() as api:
-        return tuple(int(part) for part in api.get("/api/config").json()["version"].split("."))
+        return tuple(int(part) for part in api.get(CONFIG).json()["version"].split("."))
 
 
 def message_selector(message_id: str) -> str:
@@ -194,6 +194,38 @@ def show_previous_version(page: Page, message_id: str) -> None:
     message.wait_for(state="detached")
 
 
+# Open WebUI's API, as the tests, the bench and the scripts call or watch it.
+CONFIG = "/api/config"
+MODELS = "/api/models"
+COMPLETIONS = "/api/chat/completions"
+SIGN_IN = "/api/v1/auths/signin"
+SESSION = "/api/v1/auths/"
+ADD_USER = "/api/v1/auths/add"
+NEW_CHAT = "/api/v1/chats/new"
+USER_SETTINGS = "/api/v1/users/user/settings/update"
+FILES = "/api/v1/files/"
+# Every request that writes or reads a stored chat.
+CHAT_REQUESTS = re.compile(r"/api/v1/chats/")
+# A message's event: how the extension stores an answer's sources.
+EVENT_REQUESTS = re.compile(r"/api/v1/chats/[^/]+/messages/[^/]+/event$")
+
+
+def stored_chat_api(chat: str) -> str:
+    return f"/api/v1/chats/{chat}"
+
+
+def share_api(chat: str) -> str:
+    return f"/api/v1/chats/{chat}/share"
+
+
+def share_access_api(chat: str) -> str:
+    return f"/api/v1/chats/shared/{chat}/access/update"
+
+
+def file_content(file_id: str) -> str:
+    return f"/api/v1/files/{file_id}/content"
+
+
 # The extension's requests that store an answer's sources (persist/): the chat, or a message's event.
 STORE_REQUESTS = re.compile(r"/api/v1/chats/[0-9a-f-]{36}(/messages/[^/]+/event)?$")
 
@@ -211,7 +243,7 @@ def chat_id(page: Page) -> str:
 def stored_chat(stack: Stack, chat: str) -> dict[str, Any]:
     """A chat as Open WebUI stored it: its title, its history of messages."""
     with stack.api() as api:
-        return api.get(f"/api/v1/chats/{chat}").json()["chat"]
+        return api.get(stored_chat_api(chat)).json()["chat"]
 
 
 def stored_citation_events(stack: Stack, chat: str) -> dict[str, int]:

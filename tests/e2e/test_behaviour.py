@@ -15,6 +15,7 @@ from devstack.answer import Answer
 from devstack.answer import wait_for_citation_numbers
 from devstack.owui import ANSWERS
 from devstack.owui import CHAT_INPUT
+from devstack.owui import EVENT_REQUESTS
 from devstack.owui import REGENERATE_BUTTON
 from devstack.owui import Console
 from devstack.owui import chat_id
@@ -124,7 +125,7 @@ def test_a_reload_before_the_sources_are_stored_loses_none(page: Page, stack: St
         else:
             route.continue_()
 
-    page.route(re.compile(r"/api/v1/chats/[^/]+/messages/[^/]+/event$"), store)
+    page.route(EVENT_REQUESTS, store)
     open_new_chat(page, stack, "perplexity")
     send(page)
     answer = last_answer_id(page)

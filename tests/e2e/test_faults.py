@@ -9,6 +9,7 @@ from playwright.sync_api import WebSocket
 from playwright.sync_api import expect
 
 from devstack.answer import Answer
+from devstack.owui import CONFIG
 from devstack.owui import PROSE
 from devstack.owui import Console
 from devstack.owui import last_answer_id
@@ -119,7 +120,7 @@ def test_each_faulty_module_leaves_open_webui_working(page: Page, stack: Stack, 
         .concat([window.WebSocket.name !== 'WebSocket'])"""
     assert page.evaluate(patched) == [True, True, True]
     other_tab.evaluate("() => localStorage.setItem('owc:fault', 'capture')")
-    page.evaluate("() => fetch('/api/config')")
+    page.evaluate("path => fetch(path)", CONFIG)
     assert page.evaluate(patched) == [False, True, False]
     other_tab.evaluate("() => localStorage.setItem('owc:fault', 'favicons')")
     page.evaluate("() => { document.createElement('img').src = '/favicon.png'; }")

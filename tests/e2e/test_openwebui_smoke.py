@@ -4,6 +4,8 @@ import pytest
 
 from devstack.limits import NO_RESPONSES_CONNECTION
 from devstack.limits import RESPONSES_CONNECTION_SINCE
+from devstack.owui import COMPLETIONS
+from devstack.owui import MODELS
 from devstack.owui import model_id
 from devstack.owui import open_webui_version
 from devstack.stack import Stack
@@ -14,7 +16,7 @@ pytestmark = pytest.mark.e2e
 
 def test_every_scenario_is_a_model_in_open_webui(stack: Stack) -> None:
     with stack.api() as api:
-        models = api.get("/api/models").json()["data"]
+        models = api.get(MODELS).json()["data"]
     assert {model["id"] for model in models} >= {model_id(name) for name in SCENARIOS}
 
 
@@ -23,7 +25,7 @@ def test_open_webui_relays_a_scenario_answer(stack: Stack, record_property, mode
     """Through every connection: Chat Completions, the Responses API one, and the LiteLLM proxy (Claude, Gemini)."""
     with stack.api() as api:
         response = api.post(
-            "/api/chat/completions",
+            COMPLETIONS,
             json={"model": model, "stream": False, "messages": [{"role": "user", "content": "?"}]},
         )
     if model == "openai-responses" and open_webui_version(stack) < RESPONSES_CONNECTION_SINCE:

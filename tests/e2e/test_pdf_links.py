@@ -8,6 +8,8 @@ import pytest
 from playwright.sync_api import Page
 
 from devstack.built_core import call_core
+from devstack.owui import FILES
+from devstack.owui import file_content
 from devstack.owui import open_new_chat
 from devstack.processes import ROOT
 from devstack.stack import Stack
@@ -47,14 +49,14 @@ def test_a_pdf_source_opens_at_its_page_with_its_passage_found(page: Page, stack
     open_new_chat(page, stack, "azure-on-your-data")  # signed in: Open WebUI's files need the session
     with stack.api() as api:
         uploaded = api.post(
-            "/api/v1/files/",
+            FILES,
             params={"process": "false"},
             files={"file": (REPORT.name, REPORT.read_bytes(), "application/pdf")},
         )
         uploaded.raise_for_status()
     links = {
         "the producer's": source_link(f"{stack.mock_url}/static/{REPORT.name}", REPORT.name),
-        "Open WebUI's": stack.webui_url + source_link(f"/api/v1/files/{uploaded.json()['id']}/content", REPORT.name),
+        "Open WebUI's": stack.webui_url + source_link(file_content(uploaded.json()["id"]), REPORT.name),
     }
     for whose, link in links.items():
         assert f"#page={PAGE}&search=" in link and ":~:text=Objectif" in link, link

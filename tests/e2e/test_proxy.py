@@ -19,6 +19,8 @@ from playwright.sync_api import expect
 
 from devstack.answer import Answer
 from devstack.owui import ASSISTANT
+from devstack.owui import CONFIG
+from devstack.owui import SESSION
 from devstack.owui import chat_path
 from devstack.owui import send
 from devstack.owui import set_user_settings
@@ -61,7 +63,7 @@ def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proxied]:
         nginx = proxy(port, [upstream], tmp_path_factory.mktemp("nginx"), TrustedSignIn(HEADER, {user: password}))
         nginx.start()
         try:
-            nginx.wait_until_ready(f"{proxy_url}/api/config", 30)  # not behind the password
+            nginx.wait_until_ready(proxy_url + CONFIG, 30)  # not behind the password
             EGRESS.allow(proxy_url)
             yield Proxied(replace(stack, webui_url=proxy_url), user, password)
         finally:
@@ -83,7 +85,7 @@ def test_behind_the_proxy_the_user_it_names_has_sources_stored_once_even_across_
     page = signed_in_page(browser, proxied)
     person = replace(proxied.stack, token=page.evaluate("() => localStorage.token"))
     with person.api() as api:
-        assert api.get("/api/v1/auths/").json()["email"] == proxied.user
+        assert api.get(SESSION).json()["email"] == proxied.user
     set_user_settings(person, stream=True)
 
     chat, first = answered_by(page, person)

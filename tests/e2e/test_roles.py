@@ -4,7 +4,6 @@ shared with another user, cloned by them, or read by an admin shows its sources 
 page writes nothing; on a shared browser, what one user left pending is never sent with the next
 user's session and is stored when its owner signs in again (persist/outbox.ts)."""
 
-import re
 import secrets
 from collections.abc import Callable
 from collections.abc import Iterator
@@ -20,10 +19,15 @@ from playwright.sync_api import expect
 
 from devstack.answer import Answer
 from devstack.answer import wait_for_citation_numbers
+from devstack.owui import ADD_USER
+from devstack.owui import CHAT_REQUESTS
+from devstack.owui import SIGN_IN
 from devstack.owui import STORE_REQUESTS
 from devstack.owui import chat_id
 from devstack.owui import chat_path
 from devstack.owui import set_user_settings
+from devstack.owui import share_access_api
+from devstack.owui import share_api
 from devstack.owui import stored_citation_events
 from devstack.owui import wait_for_chat_input
 from devstack.owui import wait_until_stored
@@ -37,7 +41,7 @@ from tests.e2e.stacks import running_stack
 pytestmark = pytest.mark.e2e
 
 # What a page may send that writes into a chat: every request but a read.
-WRITES = re.compile(r"/api/v1/chats/")
+WRITES = CHAT_REQUESTS
 
 
 @dataclass(frozen=True)
@@ -57,7 +61,7 @@ class Organisation:
 
 
 def signed_in(stack: Stack, name: str, email: str, password: str) -> Person:
-    response = httpx.post(f"{stack.webui_url}/api/v1/auths/signin", json={"email": email, "password": password})
+    response = httpx.post(stack.webui_url + SIGN_IN, json={"email": email, "password": password})
     response.raise_for_status()
     session = response.json()
     person = Person(name, email, password, session["id"], replace(stack, token=session["token"]))
@@ -77,7 +81,7 @@ def organisation(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Organisat
             email, password = f"{name.lower()}@localhost", secrets.token_urlsafe(12)
             form = {"name": name, "email": email, "password": password, "role": "user"}
             with admin.stack.api() as api:
-                api.post("/api/v1/auths/add", json=form).raise_for_status()
+                api.post(ADD_USER, json=form).raise_for_status()
             users.append(signed_in(stack, name, email, password))
         yield Organisation(admin, *users)
 
@@ -127,9 +131,9 @@ def test_a_users_sources_are_stored_as_them_and_a_share_a_clone_and_an_admin_rea
 
     # Alice shares the chat with Bob, as Open WebUI's share dialog does.
     with alice.stack.api() as api:
-        share = api.post(f"/api/v1/chats/{chat}/share").json()["share_id"]
+        share = api.post(share_api(chat)).json()["share_id"]
         grants = [{"principal_type": "user", "principal_id": bob.id, "permission": "read"}]
-        api.post(f"/api/v1/chats/shared/{chat}/access/update", json={"access_grants": grants}).raise_for_status()
+        api.post(share_access_api(chat), json={"access_grants": grants}).raise_for_status()
     bobs = browser.new_context().new_page()
     sign_in(bobs, bob)
     writes = record_writes(bobs)

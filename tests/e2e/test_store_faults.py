@@ -15,6 +15,8 @@ from playwright.sync_api import Route
 from playwright.sync_api import expect
 
 from devstack.answer import Answer
+from devstack.owui import COMPLETIONS
+from devstack.owui import SIGN_IN
 from devstack.owui import STORE_REQUESTS
 from devstack.owui import Console
 from devstack.owui import chat_id
@@ -112,10 +114,10 @@ def test_signed_out_mid_answer_stores_it_once_signed_in_again(page: Page, stack:
     open_new_chat(page, stack, MODEL)
     # Without authentication (this stack) Open WebUI signs a page whose session ended in again by
     # itself at once: here that fails, as it would for a person who must type their password.
-    page.route("**/api/v1/auths/signin", lambda route: route.fulfill(status=503, body="{}"))
+    page.route(f"**{SIGN_IN}", lambda route: route.fulfill(status=503, body="{}"))
     # The session ends as the answer streams: once Open WebUI has asked for it (an answer asked
     # for with an ended session is an error, not an answer).
-    with page.expect_request(lambda request: request.url.endswith("/api/chat/completions")) as asked:
+    with page.expect_request(lambda request: request.url.endswith(COMPLETIONS)) as asked:
         send(page, "How many stars are in the Milky Way?")
     page.evaluate("() => { localStorage.token = 'expired'; }")
     # Open WebUI names a new chat in its answer to the request, the answer's message in the request.
@@ -124,14 +126,17 @@ def test_signed_out_mid_answer_stores_it_once_signed_in_again(page: Page, stack:
     chat, answer = response.json()["chat_id"], request["id"]
     page.wait_for_timeout(5_000)  # the app meanwhile shows its sign-in page: the answer has finished
     assert stored_citation_events(stack, chat).get(answer, 0) == 0
-    page.unroute("**/api/v1/auths/signin")
+    page.unroute(f"**{SIGN_IN}")
     # Signing in again, as Open WebUI's sign-in page does: its request, then the new token kept.
-    page.evaluate("""async () => {
-        const response = await fetch('/api/v1/auths/signin', {
+    page.evaluate(
+        """async (path) => {
+        const response = await fetch(path, {
           method: 'POST', headers: { 'Content-Type': 'application/json' },
                                                                   body: JSON.stringify({ email: '', password: '' }) });
         localStorage.token = (await response.json()).token;
-    }""")
+    }""",
+        SIGN_IN,
+    )
     assert wait_until_stored(page, stack, chat, [answer], timeout_s=30) == {answer: 1}
     page.goto(f"{stack.webui_url}{chat_path(chat)}")
     expect(Answer(page, answer).source_list).to_have_count(1, timeout=20_000)

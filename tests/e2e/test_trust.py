@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Page
 
 from devstack.answer import wait_for_citation_numbers
+from devstack.owui import NEW_CHAT
 from devstack.owui import Console
 from devstack.owui import chat_path
 from devstack.owui import stored_citation_events
@@ -60,7 +61,7 @@ def crafted_chat(stack: Stack) -> tuple[str, str]:
         "messages": [messages[question], messages[shown]],
     }
     with stack.api() as api:
-        created = api.post("/api/v1/chats/new", json={"chat": chat})
+        created = api.post(NEW_CHAT, json={"chat": chat})
         created.raise_for_status()
     return created.json()["id"], shown
 
