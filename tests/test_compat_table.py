@@ -6,7 +6,9 @@ import re
 from scripts.compat_table import COMPAT_JSON
 from scripts.compat_table import END
 from scripts.compat_table import PAGE
+from scripts.compat_table import README
 from scripts.compat_table import START
+from scripts.compat_table import claim
 from scripts.compat_table import render
 
 
@@ -15,6 +17,12 @@ def test_the_compatibility_table_is_generated_from_the_last_matrix_run() -> None
     assert page[page.index(START) : page.index(END) + len(END)] == render(json.loads(COMPAT_JSON.read_text())), (
         "run `python scripts/compat_table.py` after changing docs/compat.json"
     )
+
+
+def test_the_readme_claims_what_the_matrix_measured_in_the_pages_words() -> None:
+    said = claim(json.loads(COMPAT_JSON.read_text()))
+    for path in (README, PAGE):
+        assert said in path.read_text(), f"{path.name}: run `python scripts/compat_table.py` (docs/compat.json changed)"
 
 
 def test_scenarios_that_share_a_reason_share_its_note() -> None:

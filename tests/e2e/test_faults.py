@@ -60,7 +60,7 @@ def test_each_faulty_module_leaves_open_webui_working(page: Page, stack: Stack, 
         answers[fault] = answer
         expect(Answer(page, answer).prose).to_contain_text(ANSWER_START)
         assert len(events) - streamed >= 5, "the answer did not stream"
-        page.wait_for_timeout(1_500)
+        page.wait_for_timeout(1_500)  # the answer's whole run: exactly one warning, no second one late
         assert len(console.problems) - warned == 1 and f"{fault} disabled" in console.problems[-1], console.problems[
             warned:
         ]
@@ -77,7 +77,7 @@ def test_each_faulty_module_leaves_open_webui_working(page: Page, stack: Stack, 
 
     # What the working modules did: under the ui fault capture and persist stored the sources,
     # and Open WebUI shows them itself; under the others, nothing was stored.
-    page.wait_for_timeout(3_000)
+    page.wait_for_timeout(3_000)  # the stores the working modules make, and none the others would
     chat = page.url.rstrip("/").split("/c/")[-1]
     stored = stored_citation_events(stack, chat)
     assert {fault: stored.get(answer, 0) for fault, answer in answers.items()} == {

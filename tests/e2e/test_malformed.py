@@ -95,7 +95,7 @@ def send_and_measure(
     answer = last_answer_id(page, timeout_ms=120_000)
     if stores:  # the extension's whole work: until its one source event is stored
         wait_until_stored(page, stack, chat_id(page), [answer])
-    page.wait_for_timeout(1_500)
+    page.wait_for_timeout(1_500)  # the frames of the last redraws, counted below
     frames = page.evaluate("() => window.__owcFrames")
     worst = max(frames, key=lambda frame: frame["extension"], default={"extension": 0, "total": 0, "what": []})
     return answer, worst, console.problems[before:]

@@ -146,7 +146,7 @@ def test_a_users_sources_are_stored_as_them_and_a_share_a_clone_and_an_admin_rea
     bobs.get_by_role("button", name="Clone").click()
     clone = chat_id(bobs)
     assert wait_for_citation_numbers(bobs, answer, ASKED_BUTTONS) == ASKED_BUTTONS
-    bobs.wait_for_timeout(3_000)
+    bobs.wait_for_timeout(3_000)  # an absence, as above
     assert [write for write in writes if "/clone" not in write] == []
     assert stored_citation_events(bob.stack, clone) == {answer: 1}
 
@@ -156,7 +156,7 @@ def test_a_users_sources_are_stored_as_them_and_a_share_a_clone_and_an_admin_rea
     writes = record_writes(admins)
     admins.goto(f"{admin.stack.webui_url}/s/{chat}")
     assert wait_for_citation_numbers(admins, answer, ASKED_BUTTONS) == ASKED_BUTTONS
-    admins.wait_for_timeout(3_000)
+    admins.wait_for_timeout(3_000)  # an absence, as above
     assert writes == []
     assert stored_citation_events(alice.stack, chat) == {answer: 1}
     for page in (alices, bobs, admins):
@@ -173,7 +173,7 @@ def test_on_a_shared_browser_pending_sources_wait_for_their_owner_and_never_go_w
     # Alice's sources stay pending: the extension's requests fail, Open WebUI's go through.
     page.route(STORE_REQUESTS, lambda route: route.continue_() if from_open_webui(route) else route.abort("failed"))
     chat, answer = answered_by(page, alice.stack)
-    page.wait_for_timeout(2_000)
+    page.wait_for_timeout(2_000)  # time for a store attempt to fail, so that the sources are pending
     sign_out(page)
     page.unroute(STORE_REQUESTS)
 

@@ -74,7 +74,7 @@ def test_store_requests_failing_over_a_reload_then_502_and_html_pages_store_ever
     send(page, "And how old is it?")
     second = last_answer_id(page)
     # The page reloaded while storing fails: the outbox carries the answers to the next page.
-    page.wait_for_timeout(2_000)
+    page.wait_for_timeout(2_000)  # time for a store attempt to fail (the count is asserted below)
     reloaded = True
     page.reload()
     wait_for_chat_input(page)
@@ -98,7 +98,7 @@ def test_offline_while_an_answer_finishes_stores_it_when_back_online(page: Page,
     answer = last_answer_id(page)
     page.context.set_offline(True)
     chat = chat_id(page)
-    page.wait_for_timeout(5_000)
+    page.wait_for_timeout(5_000)  # an absence: a store would have begun within a second
     assert stored_citation_events(stack, chat).get(answer, 0) == 0, "stored while offline?"
     expect(Answer(page, answer).source_list).to_have_count(1)  # shown all along
     page.context.set_offline(False)
