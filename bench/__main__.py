@@ -25,6 +25,7 @@ from devstack.browser import chromium_launch_args
 from devstack.owui import CONFIG
 from devstack.processes import ROOT
 from devstack.stack import running_stack
+from mock_server.registry import MALFORMED
 
 SCENARIOS = Path(__file__).with_name("scenarios")
 SMOKE = Sizes(reps=1, heap_reps=1, heap_turns=3, reload_answers=10, leak_answers=6, warm_turn=3, busy_answers=10)
@@ -74,7 +75,7 @@ def main() -> int:
     failed: dict[str, str] = {}
     with (
         tempfile.TemporaryDirectory(prefix="owc-bench-") as workdir,
-        running_stack(Path(workdir), token_delay_ms=token_delay_ms, scenario_dirs=[SCENARIOS]) as stack,
+        running_stack(Path(workdir), token_delay_ms=token_delay_ms, scenario_dirs=[SCENARIOS, MALFORMED]) as stack,
         sync_playwright() as playwright,
     ):
         browser = playwright.chromium.launch(**chromium_launch_args())

@@ -19,6 +19,9 @@ from bench.browser import Mode
 from bench.browser import Tab
 from bench.browser import open_tab
 from bench.busy import busy_machine
+from bench.frames import forget_frames
+from bench.frames import watch_long_frames
+from bench.frames import worst_extension_frame
 from bench.heap import retained_through_script
 from bench.heap import take_snapshot
 from bench.relay import relay_rows
@@ -38,6 +41,7 @@ from devstack.owui import send
 from devstack.owui import set_user_settings
 from devstack.owui import stored_chat
 from devstack.owui import stored_citation_events
+from devstack.owui import wait_until_stored
 from devstack.processes import ROOT
 from devstack.stack import Stack
 
@@ -584,6 +588,36 @@ def busy_answers(stack: Stack, browser: Browser, sizes: Sizes) -> list[Row]:
     return busy_machine(stack, browser, sizes.busy_answers)
 
 
+# The malformed answers the end-to-end suite sends (tests/e2e/test_malformed.py): the largest streamed (10 MB of
+# sources in every chunk), and Perplexity's whole answer so far in every chunk asked for whole.
+MALFORMED_SAMPLE = (("malformed-openrag-10-mb", True), ("malformed-perplexity-backtracking", False))
+# A frame this long is a stall a user sees: what broken input may cost at worst.
+MALFORMED_FRAME_MS = 200
+
+
+def malformed_frames(stack: Stack, browser: Browser, sizes: Sizes) -> list[Row]:
+    """Each malformed answer of the sample, from the question until its sources are stored and the page is still:
+    the extension's own scripts in its worst animation frame."""
+    rows = []
+    for model, stream in MALFORMED_SAMPLE:
+        set_user_settings(stack, stream=stream)
+        worst: list[float] = []
+        for _ in range(max(1, sizes.reps // 4)):
+            with open_tab(browser, "with") as tab:
+                watch_long_frames(tab.page.context)
+                open_new_chat(tab.page, stack, model)
+                forget_frames(tab.page)
+                send(tab.page)
+                answer = last_answer_id(tab.page, timeout_ms=sizes.stream_timeout_ms)
+                wait_until_stored(tab.page, stack, chat_id(tab.page), [answer], timeout_s=60)
+                wait_still(tab, answer)
+                worst.append(worst_extension_frame(tab.page)["extension"])
+        mode = "streaming" if stream else "non-streaming"
+        metric = f"12. malformed sources, {model} {mode}: the extension's scripts in its worst animation frame"
+        rows.append(row(metric, "ms", worst, judged="p95", limit=MALFORMED_FRAME_MS))
+    return rows
+
+
 FIGURES = {
     "bundle": bundle_size,
     "non-streaming": non_streaming_400,
@@ -595,4 +629,5 @@ FIGURES = {
     "core": core_library,
     "relay": relay_filter,
     "busy": busy_answers,
+    "malformed": malformed_frames,
 }
