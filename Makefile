@@ -94,13 +94,13 @@ test-e2e-oldest:
 	  E2E_ARGS="-m '(per_route and not other_mode) or oldest_line or relay'"
 
 # The browser extension's test builds in Chromium and Firefox ESR, and the userscript, each in an
-# Open WebUI that serves its own loader.js (devstack/delivery.py). Firefox: one scenario per route.
-# Chromium runs the same bundle as the pinned run, only put in the page another way: its packaging,
-# a chunk's and a message's fields, streamed and not.
+# Open WebUI that serves its own loader.js (devstack/delivery.py), each route in one mode (BROWSER_MODE).
+# Firefox: one scenario per route. Chromium runs the same bundle as the pinned run, only put in the
+# page another way: its packaging, a chunk's fields streamed and a message's not.
 test-e2e-webext: setup install-extension
-	E2E_DELIVERY=webext $(VENV_PY) -m pytest tests/e2e -m per_route -k "packaging or perplexity or azure"
+	E2E_DELIVERY=webext $(VENV_PY) -m pytest tests/e2e -m "per_route and not other_mode" -k "packaging or perplexity or azure"
 	E2E_DELIVERY=webext $(VENV_PY) -m pytest tests/e2e -m "per_route and not other_mode" --browser firefox
-	E2E_DELIVERY=userscript $(VENV_PY) -m pytest tests/e2e -m per_route -k "perplexity or status"
+	E2E_DELIVERY=userscript $(VENV_PY) -m pytest tests/e2e -m "per_route and not other_mode" -k "perplexity or status"
 
 # Every scenario, streamed and not and after a reload, on every line (about 9 min a line); the other
 # end-to-end tests run in make test on the pinned and oldest lines (MATRIX_ARGS= runs them all here too).
