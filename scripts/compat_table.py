@@ -24,6 +24,9 @@ RESULTS_DIR = ROOT / "test-results"
 COMPAT_JSON = ROOT / "docs" / "compat.json"
 PAGE = ROOT / "docs" / "compatibility.md"
 START, END = "<!-- compat-table:start -->", "<!-- compat-table:end -->"
+# The README's claim, the same words as the page's.
+README = ROOT / "README.md"
+CLAIM_START, CLAIM_END = "<!-- compat-claim:start -->", "<!-- compat-claim:end -->"
 SCENARIO_TEST = "test_scenario_shows_its_sources_and_keeps_them_after_reload"
 COLUMNS = ["streaming", "non-streaming", "after reload", "other e2e tests"]
 
@@ -131,7 +134,8 @@ def render(compat: dict) -> str:
     lines = [
         START,
         f"Last `make test-matrix` run: {compat['date']}. Each cell counts the end-to-end tests of that column that",
-        "passed; a gap is a limit of Open WebUI itself, asserted by the tests, with its reason below.",
+        "passed; a gap is a limit of Open WebUI itself, asserted by the tests, with its reason below. The",
+        "other end-to-end tests are `make test`'s, on the pinned and the oldest line (`MATRIX_ARGS=`: here too).",
         "",
         "| Open WebUI | " + " | ".join(COLUMNS) + " |",
         "|---" * (len(COLUMNS) + 1) + "|",
@@ -143,12 +147,42 @@ def render(compat: dict) -> str:
     return "\n".join(lines)
 
 
-def update_page(compat: dict) -> None:
-    text = PAGE.read_text()
-    pattern = re.compile(re.escape(START) + ".*?" + re.escape(END), re.S)
+def claim(compat: dict) -> str:
+    """One sentence of what the run measured: the scenario tests, counted over every version."""
+    versions = [v for v in compat["versions"] if not v.get("missing")]
+    cells = [v["cells"][mode] for v in versions for mode in ("streaming", "non-streaming")]
+    total = sum(c["total"] for c in cells)
+    works = sum(c["works"] for c in cells)
+    gaps = sum(len(c["gaps"]) for c in cells)
+    failures = sum(len(c["failures"]) for c in cells)
+    reloaded = [v["cells"]["after reload"] for v in versions]
+    kept = sum(c["works"] for c in reloaded)
+    lines = ", ".join(v["open_webui"] for v in versions)
+    missing = [v["open_webui"] for v in compat["versions"] if v.get("missing")]
+    text = (
+        f"Measured by `make test-matrix` on {compat['date']}, on Open WebUI {lines}: of {total} answers (every "
+        f"scenario, streamed and not, on each line), {works} showed their sources and {gaps} met a limit of "
+        f"Open WebUI itself (a gap, named with its reason in docs/compatibility.md)"
+        + (f"; {failures} failed" if failures else "")
+        + f"; after a reload, {kept} of {sum(c['total'] for c in reloaded)} answers showed them again"
+        + (f"; no results for {', '.join(missing)}" if missing else "")
+        + "."
+    )
+    return f"{CLAIM_START}\n{text}\n{CLAIM_END}"
+
+
+def _replace(path: Path, start: str, end: str, section: str) -> None:
+    text = path.read_text()
+    pattern = re.compile(re.escape(start) + ".*?" + re.escape(end), re.S)
     if not pattern.search(text):
-        sys.exit(f"{PAGE}: no {START} … {END} section to replace")
-    PAGE.write_text(pattern.sub(lambda _: render(compat), text))
+        sys.exit(f"{path}: no {start} … {end} section to replace")
+    path.write_text(pattern.sub(lambda _: section, text))
+
+
+def update_page(compat: dict) -> None:
+    _replace(PAGE, START, END, render(compat))
+    for path in (PAGE, README):
+        _replace(path, CLAIM_START, CLAIM_END, claim(compat))
 
 
 def main() -> None:
