@@ -112,10 +112,9 @@ def test_each_faulty_module_leaves_open_webui_working(page: Page, stack: Stack, 
 
     # Capture, then the favicon substitution, failing mid-session: the globals they patched are
     # the page's own again (a module turned off leaves nothing of itself in the page's way).
-    # Not `fetch`: Open WebUI wraps it after us, so ours stays in its chain, passing through. The
-    # favicon substitution is there once the chat's stored web sources of ours reached the page.
+    # Not `fetch`: Open WebUI wraps it after us, so ours stays in its chain, passing through.
     page.reload()
-    expect(Answer(page, answers["ui"]).source_list).to_have_count(1, timeout=15_000)
+    wait_for_chat_input(page)
     patched = """() => [XMLHttpRequest.prototype.open, HTMLImageElement.prototype.setAttribute]
         .map(f => !/\\[native code\\]/.test(Function.prototype.toString.call(f)))
         .concat([window.WebSocket.name !== 'WebSocket'])"""
