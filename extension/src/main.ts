@@ -16,7 +16,7 @@ import { DECLARATIONS_KEY } from './core/index.js';
 import { guard, offSignal } from './guard.js';
 import { createChatReader } from './persist/chat-reader.js';
 import { startStore } from './persist/store.js';
-import { shieldFavicons } from './ui/favicons.js';
+import { blockFaviconService } from './ui/favicons.js';
 import { locale } from './ui/i18n.js';
 import { startUi } from './ui/index.js';
 
@@ -52,14 +52,12 @@ guard('boot', () => {
     unread: guard('capture', (messageId: string) => hub.unread(messageId)),
     reconnected: guard('capture', () => hub.reconnected()),
   });
-  // Not the UI's: with the UI off, the sources persist stored still make Open WebUI draw favicons.
-  const shield = guard('favicons', shieldFavicons)(offSignal('favicons')) ?? (() => {});
   const capture = offSignal('capture');
-  guard('capture', tapWebSocket)(read, createEchoFilter(shield), capture);
+  guard('capture', tapWebSocket)(read, createEchoFilter(), capture);
   guard('capture', tapPolling)(read, capture);
   const activity = createChatActivity();
   activity.onAsk(guard('capture', (messageId: string, model: string | null) => hub.asked(messageId, model)));
-  const fetch = guard('capture', tapFetch)(hub, direct, activity, capture, shield) ?? window.fetch.bind(window);
+  const fetch = guard('capture', tapFetch)(hub, direct, activity, capture) ?? window.fetch.bind(window);
   if (declarations) {
     void loadAdminDeclarations(declarations, fetch);
     // This browser's declarations saved, by another tab, or by this page, which then dispatches a
@@ -73,6 +71,8 @@ guard('boot', () => {
   }
   hub.subscribe(guard('capture', warnAboutSources(hub)));
   guard('persist', startStore)(hub, fetch, activity);
+  // Not the UI's: with the UI off, the sources persist stored still make Open WebUI draw favicons.
+  guard('favicons', blockFaviconService)(offSignal('favicons'));
   const start = guard('ui', () => startUi(hub, createChatReader(fetch)));
   if (document.body) start();
   else document.addEventListener('DOMContentLoaded', start, { once: true });

@@ -29,11 +29,3 @@ test('everything else reaches the app, repeated or not', () => {
   const text = event('m1', 'chat:completion', { content: 'owc: "owc": [1]' });
   for (const packet of [native, native, text, text, '2', '3probe', 42, null]) assert.equal(deliver(packet), true);
 });
-
-test('each source of ours the app gets is told before the app gets it; no other source, no repeat', () => {
-  const told: unknown[] = [];
-  const deliver = createEchoFilter((source) => told.push(source));
-  const native = event('m1', 'source', { source: { name: 'https://b.example/' }, document: ['b'], metadata: [{}] });
-  for (const packet of [native, ours('m1'), ours('m1')]) deliver(packet);
-  assert.deepEqual(told, [JSON.parse(ours('m1').slice(2))[1].data.data]);
-});

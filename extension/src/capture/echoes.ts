@@ -16,29 +16,24 @@ interface SourceEvent {
   data?: { type?: unknown; data?: unknown };
 }
 
-/** A `source` event holding our stored citations: its message id and the source; null for any other packet. */
-function ourSourceIn(packet: string): { messageId: string; source: unknown } | null {
+/** The message id of a `source` event holding our stored citations, or null. */
+function ourSourceFor(packet: string): string | null {
   // Most packets are tokens: only one that names our key is parsed.
   if (!packet.includes(`"type":"${SOURCE_EVENT}"`) || !packet.includes(`"${STORED_KEY}":`)) return null;
   const event = eventPayload(packet) as SourceEvent | undefined;
   const ours = event?.data?.type === SOURCE_EVENT && isOwnSource(event.data.data);
-  return ours && typeof event.message_id === 'string'
-    ? { messageId: event.message_id, source: event.data!.data }
-    : null;
+  return ours && typeof event.message_id === 'string' ? event.message_id : null;
 }
 
-/** Whether the app should get a packet: false only for a repeat of our source for a message.
- * `onOwnSource` is told of each source of ours the app gets, before it gets it. */
-export function createEchoFilter(onOwnSource: (source: unknown) => void = () => {}): (packet: unknown) => boolean {
+/** Whether the app should get a packet: false only for a repeat of our source for a message. */
+export function createEchoFilter(): (packet: unknown) => boolean {
   const delivered = new Set<string>();
   return (packet) => {
-    const found = typeof packet === 'string' ? ourSourceIn(packet) : null;
-    if (found === null) return true;
-    const { messageId } = found;
+    const messageId = typeof packet === 'string' ? ourSourceFor(packet) : null;
+    if (messageId === null) return true;
     if (delivered.has(messageId)) return false;
     delivered.add(messageId);
     keepLast(delivered, 1000);
-    onOwnSource(found.source);
     return true;
   };
 }

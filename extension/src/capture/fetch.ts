@@ -5,7 +5,6 @@
  * The app gets its original response, untouched and undelayed.
  */
 
-import { isOwnSource } from '../core/index.js';
 import { guard } from '../guard.js';
 import { patch } from '../host/globals.js';
 import { isDirectCompletionsPath, isStoredChatPath } from '../host/routes.js';
@@ -20,13 +19,11 @@ interface StoredChat {
 }
 
 /** A chat's keys are whatever its writer chose (a cloned share, an imported file): only ids are read. */
-function readStoredChat(hub: Hub, chat: StoredChat, onOwnSource: (source: unknown) => void): void {
+function readStoredChat(hub: Hub, chat: StoredChat): void {
   if (!isId(chat.id)) return;
   const messages = chat.chat?.history?.messages ?? {};
   for (const [messageId, message] of Object.entries(messages)) {
-    if (message?.role !== 'assistant' || !isId(messageId)) continue;
-    if (Array.isArray(message.sources)) message.sources.filter(isOwnSource).forEach(onOwnSource);
-    hub.setStored(messageId, chat.id, message);
+    if (message?.role === 'assistant' && isId(messageId)) hub.setStored(messageId, chat.id, message);
   }
 }
 
@@ -37,15 +34,8 @@ async function readDirectStream(hub: Hub, response: Response, target: DirectTarg
 }
 
 /** Reads the page's fetches until `signal` aborts (capture off); returns the page's own fetch, for
- * the extension's requests. `onOwnSource` is told of each source of ours in a stored chat read,
- * as soon as it is read (the app draws it from its own copy). */
-export function tapFetch(
-  hub: Hub,
-  direct: DirectRequests,
-  activity: ChatActivity,
-  signal: AbortSignal,
-  onOwnSource: (source: unknown) => void = () => {},
-): typeof fetch {
+ * the extension's requests. */
+export function tapFetch(hub: Hub, direct: DirectRequests, activity: ChatActivity, signal: AbortSignal): typeof fetch {
   const original = window.fetch.bind(window);
   const inspectRequest = guard('capture', (input: RequestInfo | URL, init?: RequestInit) => {
     const request = input instanceof Request ? input : null;
@@ -62,7 +52,7 @@ export function tapFetch(
         .clone()
         .json()
         .then(
-          guard('capture', (chat: StoredChat) => readStoredChat(hub, chat, onOwnSource)),
+          guard('capture', (chat: StoredChat) => readStoredChat(hub, chat)),
           () => {},
         );
     } else if (target) {

@@ -11,8 +11,7 @@ export const PAGE_GLOBALS = {
   WebSocket: 'capture/socket.ts: reads the socket.io packets of a WebSocket as they arrive',
   'XMLHttpRequest.prototype.open': "capture/socket.ts: reads socket.io's long-polling responses",
   fetch: "capture/fetch.ts: reads copies of a stored chat and of a direct connection's answer",
-  'HTMLImageElement.prototype.src':
-    "ui/favicons.ts: an icon of our sources is not asked of Google's favicon service (only once one is on the page)",
+  'HTMLImageElement.prototype.src': "ui/favicons.ts: an image never asks Google's favicon service",
   'HTMLImageElement.prototype.setAttribute': "ui/favicons.ts: the same, for Svelte's way of setting it",
   Blob: 'ui/chat-download.ts: "Download → Plain text" keeps the sources; only from a click on it to its file',
   'navigator.clipboard.writeText': "ui/copy.ts: Open WebUI's copy button copies the cited sources too",

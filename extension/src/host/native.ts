@@ -103,32 +103,3 @@ export function isPlainTextDownload(target: EventTarget | null): boolean {
   const item = (target as Element | null)?.closest?.('[role="menuitem"], button');
   return !!item?.textContent?.trim().endsWith('(.txt)');
 }
-
-/** The icon Open WebUI's source strip asks for each of its first three sources whose name starts
- * with `http`: Google's favicon service, the name appended as it is, unencoded (Citations.svelte,
- * `src="https://www.google.com/s2/favicons?sz=32&domain={citation.source.name}"`, 0.6 to 0.12). */
-export const stripFaviconAddress = (name: string): string => `https://www.google.com/s2/favicons?sz=32&domain=${name}`;
-
-const isWebAddress = (value: unknown): value is string =>
-  typeof value === 'string' && (value.startsWith('http://') || value.startsWith('https://'));
-
-/** The names the strip may give the documents of a stored source (`{source, document[],
- * metadata[]}`) that it asks an icon for, on any line: its name is `metadata.name` (else the
- * source's), replaced by the document's id (`metadata.source`, else the source's) when that is
- * an http(s) address; from 0.12 not when `metadata.external` is set, as on ours. An icon is asked
- * for a name starting with `http`. */
-export function stripWebNames(source: unknown): string[] {
-  const { source: about, metadata } = (source ?? {}) as {
-    source?: { id?: unknown; name?: unknown };
-    metadata?: unknown;
-  };
-  const names: string[] = [];
-  for (const document of Array.isArray(metadata) ? metadata : []) {
-    const { name, source: id } = (document ?? {}) as { name?: unknown; source?: unknown };
-    const shown = name || about?.name;
-    if (typeof shown === 'string' && shown.startsWith('http')) names.push(shown);
-    const address = id ?? about?.id;
-    if (isWebAddress(address) && address !== shown) names.push(address);
-  }
-  return names;
-}
