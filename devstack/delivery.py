@@ -63,6 +63,21 @@ def stock_frontend(directory: Path) -> Path:
     return directory
 
 
+def declared_frontend(directory: Path, backends: Path) -> Path:
+    """A copy of the pinned Open WebUI's frontend (hard links: the shared one is not changed) into which the
+    admin installed the extension with a declarations file (`owui-citations install --backends`)."""
+    source = next(OWUI_VENV.glob("lib/python*/site-packages/open_webui/frontend"))
+    shutil.copytree(source, directory, copy_function=os.link)
+    installed = subprocess.run(
+        [console_script(), "install", "--frontend-dir", str(directory), "--backends", str(backends)],
+        cwd="/",
+        capture_output=True,
+        text=True,
+    )
+    assert installed.returncode == 0 and "Declared backends:" in installed.stdout, installed.stderr
+    return directory
+
+
 @contextmanager
 def extension_context(
     browser_type: BrowserType, profile: Path, launch_args: dict, context_args: dict, origin: str

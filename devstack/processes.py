@@ -11,6 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# How long a stopped service may take to exit before it is killed.
+STOP_GRACE_S = 3
 
 
 def debian_program(package: str) -> str:
@@ -80,7 +82,8 @@ class Service:
             return
         os.killpg(self.process.pid, signal.SIGTERM)
         try:
-            self.process.wait(timeout=10)
+            # Open WebUI serving the polling transport does not exit while a long poll is open; its data is a run's.
+            self.process.wait(timeout=STOP_GRACE_S)
         except subprocess.TimeoutExpired:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()

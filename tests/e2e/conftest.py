@@ -14,6 +14,7 @@ from devstack.delivery import USERSCRIPT
 from devstack.delivery import extension_context
 from devstack.processes import ROOT
 from devstack.stack import Stack
+from mock_server.registry import DECLARED
 from mock_server.registry import HOSTILE
 from mock_server.registry import MALFORMED
 from tests.e2e.egress import EGRESS
@@ -26,11 +27,15 @@ from tests.e2e.stacks import running_stack
 HARDENING_SCENARIOS = [HOSTILE, MALFORMED]
 # Scenarios only tests ask for (an answer that differs on each attempt: test_export).
 TEST_SCENARIOS = Path(__file__).parent / "scenarios"
+# The admin's declarations file of the shared stack: a backend no reader of the core reads.
+DECLARED_BACKENDS = Path(__file__).parent / "declared-backends.json"
 
 
 @pytest.fixture(scope="session")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    with running_stack(tmp_path_factory, scenario_dirs=[*HARDENING_SCENARIOS, TEST_SCENARIOS]) as running:
+    """The one most tests share; the admin's declared backend installed too (test_declared.py)."""
+    scenarios = [*HARDENING_SCENARIOS, TEST_SCENARIOS, DECLARED]
+    with running_stack(tmp_path_factory, scenario_dirs=scenarios, backends=DECLARED_BACKENDS) as running:
         yield running
 
 

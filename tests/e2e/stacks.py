@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from devstack.delivery import DELIVERY
+from devstack.delivery import declared_frontend
 from devstack.delivery import install_extension
 from devstack.delivery import stock_frontend
 from devstack.limits import first_token_delay_ms
@@ -27,11 +28,16 @@ def running_stack(
     scenario_dirs: Sequence[Path] = (),
     demo: Demo | None = None,
     replicas: int = 1,
+    backends: Path | None = None,
 ) -> Iterator[Stack]:
     """The mock server and the pinned Open WebUI with the extension, each a real process; signed in
-    with ``demo`` (its admin), else in Open WebUI's no-login mode."""
+    with ``demo`` (its admin), else in Open WebUI's no-login mode. ``backends``: the admin's declarations
+    file, installed beside the extension's loader (in a copy of the frontend)."""
     install_extension()
-    if DELIVERY != "loader":
+    if DELIVERY == "loader" and backends:
+        frontend = declared_frontend(tmp_path_factory.mktemp("declared") / "frontend", backends)
+        extra_env = {**(extra_env or {}), "FRONTEND_BUILD_DIR": str(frontend)}
+    elif DELIVERY != "loader":
         extra_env = {
             **(extra_env or {}),
             "FRONTEND_BUILD_DIR": str(stock_frontend(tmp_path_factory.mktemp("stock") / "frontend")),

@@ -1,13 +1,7 @@
 """A declared backend, the admin's way: a backend no reader of the core reads (its sources at
 `retrieval.hits`, mock_server/scenarios/declared/), a declarations file installed beside the bundle
-with `owui-citations install --backends FILE`, and a real Open WebUI serving it: the page shows the
-sources and their buttons, streaming and not, and after a reload."""
-
-import os
-import shutil
-import subprocess
-from collections.abc import Iterator
-from pathlib import Path
+with `owui-citations install --backends FILE` (the shared stack's, conftest.py), and a real Open
+WebUI serving it: the page shows the sources and their buttons, streaming and not, and after a reload."""
 
 import pytest
 from playwright.sync_api import Page
@@ -16,17 +10,12 @@ from playwright.sync_api import expect
 from devstack.answer import Answer
 from devstack.answer import wait_for_citation_numbers
 from devstack.delivery import DELIVERY
-from devstack.delivery import console_script
-from devstack.delivery import install_extension
 from devstack.owui import Console
 from devstack.owui import last_answer_id
 from devstack.owui import open_new_chat
 from devstack.owui import send
 from devstack.owui import set_user_settings
-from devstack.stack import OWUI_VENV
 from devstack.stack import Stack
-from mock_server.registry import DECLARED
-from tests.e2e.stacks import running_stack
 
 pytestmark = [
     pytest.mark.e2e,
@@ -34,31 +23,7 @@ pytestmark = [
 ]
 
 MODEL = "declared-kb"
-BACKENDS = Path(__file__).parent / "declared-backends.json"
 TITLES = ["Green roofs and summer heat", "Rainwater kept on the roof"]
-
-
-@pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    """Open WebUI serving a copy of its frontend (hard links: the shared one is not changed) into
-    which the admin installed the extension with the declarations file."""
-    install_extension()
-    source = next(OWUI_VENV.glob("lib/python*/site-packages/open_webui/frontend"))
-    frontend = tmp_path_factory.mktemp("declared") / "frontend"
-    shutil.copytree(source, frontend, copy_function=os.link)
-    installed = subprocess.run(
-        [console_script(), "install", "--frontend-dir", str(frontend), "--backends", str(BACKENDS)],
-        cwd="/",
-        capture_output=True,
-        text=True,
-    )
-    assert installed.returncode == 0 and "Declared backends: 1" in installed.stdout, installed.stderr
-    with running_stack(
-        tmp_path_factory,
-        {"FRONTEND_BUILD_DIR": str(frontend)},
-        scenario_dirs=[DECLARED],
-    ) as running:
-        yield running
 
 
 def check_sources(page: Page, message_id: str) -> None:
