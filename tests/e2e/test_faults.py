@@ -119,11 +119,17 @@ def test_each_faulty_module_leaves_open_webui_working(page: Page, stack: Stack, 
         .map(f => !/\\[native code\\]/.test(Function.prototype.toString.call(f)))
         .concat([window.WebSocket.name !== 'WebSocket'])"""
     assert page.evaluate(patched) == [True, True, True]
+    # The page learns of the switch from its storage event, a moment after the other tab sets it: the module
+    # is called until it has thrown and given its globals back.
+    native = "f => /\\[native code\\]/.test(Function.prototype.toString.call(f))"
     other_tab.evaluate("() => localStorage.setItem('owc:fault', 'capture')")
-    page.evaluate("path => fetch(path)", CONFIG)
+    page.wait_for_function(f"path => {{ fetch(path); return ({native})(XMLHttpRequest.prototype.open); }}", arg=CONFIG)
     assert page.evaluate(patched) == [False, True, False]
     other_tab.evaluate("() => localStorage.setItem('owc:fault', 'favicons')")
-    page.evaluate("() => { document.createElement('img').src = '/favicon.png'; }")
+    page.wait_for_function(
+        f"() => {{ document.createElement('img').src = '/favicon.png';"
+        f" return ({native})(HTMLImageElement.prototype.setAttribute); }}"
+    )
     assert page.evaluate(patched) == [False, False, False]
     other_tab.evaluate("() => localStorage.removeItem('owc:fault')")
     record_property(
