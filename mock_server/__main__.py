@@ -27,6 +27,11 @@ def main() -> int:
         help="pause N ms before each answer, a backend's time to first token (default: none)",
     )
     parser.add_argument(
+        "--no-pauses",
+        action="store_true",
+        help="stream without the producers' own pauses their scenarios write (for tests that read answers)",
+    )
+    parser.add_argument(
         "--scenarios",
         type=Path,
         action="append",
@@ -48,7 +53,13 @@ def main() -> int:
     args = parser.parse_args()
     corpus_dirs = [] if args.no_corpus else (args.corpus or DEFAULT_CORPUS_DIRS)
     try:
-        app = create_app(args.scenarios, args.token_delay_ms, args.first_token_delay_ms, corpus_dirs=corpus_dirs)
+        app = create_app(
+            args.scenarios,
+            args.token_delay_ms,
+            args.first_token_delay_ms,
+            corpus_dirs=corpus_dirs,
+            pauses=not args.no_pauses,
+        )
     except (ScenarioError, CorpusError) as error:
         print(f"mock_server: cannot start: {error}", file=sys.stderr)
         return 2

@@ -99,10 +99,12 @@ def create_app(
     first_token_delay_ms: int = 0,
     cors_origins: Sequence[str] | None = None,
     corpus_dirs: Sequence[Path] = DEFAULT_CORPUS_DIRS,
+    pauses: bool = True,
 ) -> FastAPI:
     """``cors_origins``: the pages that may call it from a browser; by default
     MOCK_SERVER_CORS_ORIGINS's, else any page on this machine. ``corpus_dirs``: the unnamed
-    backends served as models `unnamed-<slug>` (mock_server/corpus.py)."""
+    backends served as models `unnamed-<slug>` (mock_server/corpus.py). ``pauses``: whether a stream keeps
+    the producer's own pauses its scenario writes (`delay_ms`); tests that read answers go without."""
     app = FastAPI(
         title="Citation wire-format mock",
         description="An OpenAI-compatible server whose models are scenarios: each replays one "
@@ -111,6 +113,7 @@ def create_app(
     app.state.scenarios = load_scenarios(list(extra_scenario_dirs))
     app.state.corpus = {backend.model_id: backend for backend in load_corpus(list(corpus_dirs))}
     app.state.token_delay_ms = token_delay_ms
+    app.state.pauses = pauses
     # Requests counted per model, for scenarios whose answers change on each attempt.
     app.state.requests = defaultdict(count)
     app.state.first_token_delay_ms = first_token_delay_ms

@@ -29,9 +29,10 @@ from .scenarios import OLLAMA_KINDS
 CORPUS_APIS: dict[EndpointKind, Api] = {"chat": "openai-chat", "ollama": "ollama-chat"}
 
 
-async def paced(events: list[StreamEvent], token_delay_ms: int) -> AsyncIterator[str]:
+async def paced(events: list[StreamEvent], token_delay_ms: int, pauses: bool = True) -> AsyncIterator[str]:
+    """``pauses``: whether the producer's own pauses (its thinking, say) are kept."""
     for position, event in enumerate(events):
-        pause = event.delay_ms + (token_delay_ms if position else 0)
+        pause = (event.delay_ms if pauses else 0) + (token_delay_ms if position else 0)
         if pause:
             await asyncio.sleep(pause / 1000)
         yield event.text
@@ -56,7 +57,9 @@ def replay_recorded(request: Request, backend: Backend, api: Api | None, stream:
     # SSE events end with a blank line; NDJSON objects with a line break.
     end, media_type = ("\n", "application/x-ndjson") if backend.ollama else ("\n\n", "text/event-stream")
     events = [StreamEvent(event + end) for event in backend.streamed_events()]
-    return StreamingResponse(paced(events, request.app.state.token_delay_ms), media_type=media_type)
+    return StreamingResponse(
+        paced(events, request.app.state.token_delay_ms, request.app.state.pauses), media_type=media_type
+    )
 
 
 def serve(
@@ -99,4 +102,6 @@ def serve(
         raise OpenAIError(400, "Streaming is not supported for this endpoint", param="stream")
     events = render_stream(scenario, kind, facts, include_usage)
     media_type = "application/x-ndjson" if kind in OLLAMA_KINDS else "text/event-stream"
-    return StreamingResponse(paced(events, request.app.state.token_delay_ms), media_type=media_type)
+    return StreamingResponse(
+        paced(events, request.app.state.token_delay_ms, request.app.state.pauses), media_type=media_type
+    )

@@ -15,7 +15,8 @@ from tests.installer_support import make_frontend
 def mock_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The real mock server, started as `python -m mock_server` on a free port."""
     port = free_port()
-    service = mock_server(port, tmp_path_factory.mktemp("logs") / "mock-server.log").start()
+    logs = tmp_path_factory.mktemp("logs") / "mock-server.log"
+    service = mock_server(port, logs, extra_args=["--no-pauses"]).start()  # the answers, not their pace
     try:
         service.wait_until_ready(f"http://127.0.0.1:{port}/v1/models", 30)
         yield f"http://127.0.0.1:{port}"

@@ -69,7 +69,18 @@ export const MALFORMED_SCENARIOS = 'producers/*/malformed*.yaml';
 export async function startMockServer(scenarios: readonly string[] = []): Promise<MockServer> {
   const port = await freePort();
   const loaded = scenarios.flatMap((glob) => ['--scenarios', glob]);
-  const args = ['-m', 'mock_server', '--host', '127.0.0.1', '--port', String(port), '--no-corpus', ...loaded];
+  // The answers, not their pace: without the producers' own pauses.
+  const args = [
+    '-m',
+    'mock_server',
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--no-corpus',
+    '--no-pauses',
+    ...loaded,
+  ];
   const child = spawn(PYTHON, args, {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
