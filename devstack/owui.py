@@ -5,6 +5,7 @@ extension draws in its page is devstack/answer.py's."""
 
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import field
 from functools import cache
@@ -260,15 +261,28 @@ def stored_citation_events(stack: Stack, chat: str) -> dict[str, int]:
     }
 
 
+def wait_until(page: Page, condition: Callable[[], bool], timeout_s: float = 30, every_ms: int = 500) -> bool:
+    """Whether ``condition`` held before the timeout, asked again every ``every_ms`` (a condition of
+    what the page's events left: a request seen, a console message, a stored chat)."""
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        page.wait_for_timeout(every_ms)  # not time.sleep: Playwright answers routed requests only inside its calls
+    return True
+
+
 def wait_until_stored(page: Page, stack: Stack, chat: str, answers: list[str], timeout_s: float = 30) -> dict[str, int]:
     """How many source events of ours each answer's stored message holds, once each holds one (or at the
     timeout: the caller's assertion says what was stored instead)."""
-    deadline = time.monotonic() + timeout_s
-    while True:
-        stored = stored_citation_events(stack, chat)
-        if all(stored.get(answer, 0) >= 1 for answer in answers) or time.monotonic() > deadline:
-            return {answer: stored.get(answer, 0) for answer in answers}
-        page.wait_for_timeout(500)  # not time.sleep: Playwright answers routed requests only inside its calls
+    stored: dict[str, int] = {}
+
+    def each_holds_one() -> bool:
+        stored.update(stored_citation_events(stack, chat))
+        return all(stored.get(answer, 0) >= 1 for answer in answers)
+
+    wait_until(page, each_holds_one, timeout_s)
+    return {answer: stored.get(answer, 0) for answer in answers}
 
 
 def stored_answer_text(stack: Stack, chat: str, message_id: str) -> str:
