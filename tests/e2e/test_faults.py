@@ -61,7 +61,11 @@ def test_each_faulty_module_leaves_open_webui_working(page: Page, stack: Stack, 
         answers[fault] = answer
         expect(Answer(page, answer).prose).to_contain_text(ANSWER_START)
         assert len(events) - streamed >= 5, "the answer did not stream"
-        wait_until(page, lambda before=warned: len(console.problems) > before, timeout_s=15)  # its warning
+
+        def its_warning(before: int = warned) -> bool:
+            return len(console.problems) > before
+
+        wait_until(page, its_warning, timeout_s=15)
         assert len(console.problems) - warned == 1 and f"{fault} disabled" in console.problems[-1], console.problems[
             warned:
         ]
