@@ -51,30 +51,30 @@ def install_extension() -> None:
     assert result.returncode == 0, result.stderr
 
 
-def stock_frontend(directory: Path) -> Path:
-    """A copy of the pinned Open WebUI's frontend (hard links, no space) with Open WebUI's own
-    loader.js back in it, put back by the uninstaller: served through FRONTEND_BUILD_DIR."""
+def _frontend_copy(directory: Path, *installer_args: str) -> subprocess.CompletedProcess[str]:
+    """A copy of the pinned Open WebUI's frontend (hard links: no space, and the shared one is not changed),
+    then the installer run on it with ``installer_args``."""
     source = next(OWUI_VENV.glob("lib/python*/site-packages/open_webui/frontend"))
     shutil.copytree(source, directory, copy_function=os.link)
     result = subprocess.run(
-        [console_script(), "uninstall", "--frontend-dir", str(directory)], cwd="/", capture_output=True, text=True
+        [console_script(), *installer_args, "--frontend-dir", str(directory)], cwd="/", capture_output=True, text=True
     )
     assert result.returncode == 0, result.stderr
+    return result
+
+
+def stock_frontend(directory: Path) -> Path:
+    """The frontend with Open WebUI's own loader.js back in it, put back by the uninstaller: served through
+    FRONTEND_BUILD_DIR."""
+    _frontend_copy(directory, "uninstall")
     return directory
 
 
 def declared_frontend(directory: Path, backends: Path) -> Path:
-    """A copy of the pinned Open WebUI's frontend (hard links: the shared one is not changed) into which the
-    admin installed the extension with a declarations file (`owui-citations install --backends`)."""
-    source = next(OWUI_VENV.glob("lib/python*/site-packages/open_webui/frontend"))
-    shutil.copytree(source, directory, copy_function=os.link)
-    installed = subprocess.run(
-        [console_script(), "install", "--frontend-dir", str(directory), "--backends", str(backends)],
-        cwd="/",
-        capture_output=True,
-        text=True,
-    )
-    assert installed.returncode == 0 and "Declared backends:" in installed.stdout, installed.stderr
+    """The frontend into which the admin installed the extension with a declarations file
+    (`owui-citations install --backends`)."""
+    installed = _frontend_copy(directory, "install", "--backends", str(backends))
+    assert "Declared backends:" in installed.stdout, installed.stdout
     return directory
 
 
