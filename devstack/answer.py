@@ -169,3 +169,16 @@ def wait_for_citation_numbers(
         ).json_value()
     except PlaywrightTimeoutError:
         return page.evaluate(VISIBLE_NUMBERS, buttons)  # the caller's assertion shows what is there instead
+
+
+OUTBOX_PREFIX = "owui-citations:outbox:"  # extension/src/persist/outbox.ts: one key per user and message
+
+
+def pending_answers(page: Page) -> list[str]:
+    """The answers whose sources wait in the page's outbox (extension/src/persist/outbox.ts): their
+    store met trouble (the network, a signed-out session) or the page went away first; an answer
+    leaves it once stored."""
+    return page.evaluate(
+        "prefix => Object.keys(localStorage).filter((k) => k.startsWith(prefix)).map((k) => k.split(':').at(-1))",
+        OUTBOX_PREFIX,
+    )

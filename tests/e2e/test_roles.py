@@ -18,6 +18,7 @@ from playwright.sync_api import Request
 from playwright.sync_api import expect
 
 from devstack.answer import Answer
+from devstack.answer import pending_answers
 from devstack.answer import wait_for_citation_numbers
 from devstack.owui import ADD_USER
 from devstack.owui import CHAT_REQUESTS
@@ -30,6 +31,7 @@ from devstack.owui import share_access_api
 from devstack.owui import share_api
 from devstack.owui import stored_citation_events
 from devstack.owui import wait_for_chat_input
+from devstack.owui import wait_until
 from devstack.owui import wait_until_stored
 from devstack.stack import Demo
 from devstack.stack import Stack
@@ -173,7 +175,7 @@ def test_on_a_shared_browser_pending_sources_wait_for_their_owner_and_never_go_w
     # Alice's sources stay pending: the extension's requests fail, Open WebUI's go through.
     page.route(STORE_REQUESTS, lambda route: route.continue_() if from_open_webui(route) else route.abort("failed"))
     chat, answer = answered_by(page, alice.stack)
-    page.wait_for_timeout(2_000)  # time for a store attempt to fail, so that the sources are pending
+    assert wait_until(page, lambda: answer in pending_answers(page), timeout_s=15), "no store attempt failed"
     sign_out(page)
     page.unroute(STORE_REQUESTS)
 

@@ -15,6 +15,7 @@ from playwright.sync_api import Route
 from playwright.sync_api import expect
 
 from devstack.answer import Answer
+from devstack.answer import pending_answers
 from devstack.owui import COMPLETIONS
 from devstack.owui import SIGN_IN
 from devstack.owui import STORE_REQUESTS
@@ -27,6 +28,7 @@ from devstack.owui import send
 from devstack.owui import set_user_settings
 from devstack.owui import stored_citation_events
 from devstack.owui import wait_for_chat_input
+from devstack.owui import wait_until
 from devstack.owui import wait_until_stored
 from devstack.stack import Stack
 from tests.e2e.checks import from_open_webui
@@ -74,7 +76,7 @@ def test_store_requests_failing_over_a_reload_then_502_and_html_pages_store_ever
     send(page, "And how old is it?")
     second = last_answer_id(page)
     # The page reloaded while storing fails: the outbox carries the answers to the next page.
-    page.wait_for_timeout(2_000)  # time for a store attempt to fail (the count is asserted below)
+    assert wait_until(page, lambda: met["network"] >= 1, timeout_s=15), "no store attempt met the fault"
     reloaded = True
     page.reload()
     wait_for_chat_input(page)
@@ -85,7 +87,8 @@ def test_store_requests_failing_over_a_reload_then_502_and_html_pages_store_ever
     assert stored == {first: 1, second: 1}, (met, console.problems)
     assert met["network"] >= 1 and met["network after the reload"] == 2, met
     assert met["html-502"] == 1 and met["html-200"] == 1, met
-    page.wait_for_timeout(3_000)  # nothing stored twice by a late retry
+    # Nothing stored twice by a late retry: once the outbox is empty, none is left to come.
+    assert wait_until(page, lambda: not pending_answers(page), timeout_s=15), pending_answers(page)
     assert stored_citation_events(stack, chat) == {first: 1, second: 1}
     shown_after_reload(page, [first, second])
     record_property("measured", {"stored_after_s": round(took, 1), "requests_met": dict(met)})
@@ -98,7 +101,8 @@ def test_offline_while_an_answer_finishes_stores_it_when_back_online(page: Page,
     answer = last_answer_id(page)
     page.context.set_offline(True)
     chat = chat_id(page)
-    page.wait_for_timeout(5_000)  # an absence: a store would have begun within a second
+    # The store met the network down, and waits in the outbox for the browser to be back online.
+    assert wait_until(page, lambda: answer in pending_answers(page), timeout_s=15), "no store was attempted"
     assert stored_citation_events(stack, chat).get(answer, 0) == 0, "stored while offline?"
     expect(Answer(page, answer).source_list).to_have_count(1)  # shown all along
     page.context.set_offline(False)
@@ -124,7 +128,8 @@ def test_signed_out_mid_answer_stores_it_once_signed_in_again(page: Page, stack:
     response, request = asked.value.response(), asked.value.post_data_json
     assert response and request
     chat, answer = response.json()["chat_id"], request["id"]
-    page.wait_for_timeout(5_000)  # the app meanwhile shows its sign-in page: the answer has finished
+    # The answer finished, its store met the ended session and waits in the outbox for a sign-in.
+    assert wait_until(page, lambda: answer in pending_answers(page), timeout_s=15), "no store was attempted"
     assert stored_citation_events(stack, chat).get(answer, 0) == 0
     page.unroute(f"**{SIGN_IN}")
     # Signing in again, as Open WebUI's sign-in page does: its request, then the new token kept.
