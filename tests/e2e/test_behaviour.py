@@ -33,8 +33,8 @@ pytestmark = pytest.mark.e2e
 
 
 # More answers than Open WebUI renders of a long chat (8 to 20 messages), two of them regenerated.
-TURNS = 12
-REGENERATE_EVERY = 5
+TURNS = 10
+REGENERATE_EVERY = 4
 
 
 def regenerate(page: Page, answer: str) -> str:
@@ -44,7 +44,7 @@ def regenerate(page: Page, answer: str) -> str:
     return last_answer_id(page)
 
 
-def test_two_tabs_and_regenerations_store_every_answer_once_over_12_turns(
+def test_two_tabs_and_regenerations_store_every_answer_once_over_10_turns(
     browser: Browser, stack: Stack, record_property
 ) -> None:
     """Both tabs of the user receive every answer and race to store it; a regenerated answer
