@@ -11,7 +11,7 @@ import { routeEvent, routeText } from './capture/events.js';
 import { tapFetch } from './capture/fetch.js';
 import { createHub } from './capture/hub.js';
 import { createPacketReader, tapPolling, tapWebSocket } from './capture/socket.js';
-import { warnAboutSources } from './capture/source-warnings.js';
+import { watchSources } from './capture/source-warnings.js';
 import { DECLARATIONS_KEY } from './core/index.js';
 import { guard, offSignal } from './guard.js';
 import { createChatReader } from './persist/chat-reader.js';
@@ -69,7 +69,7 @@ guard('boot', () => {
       }),
     );
   }
-  hub.subscribe(guard('capture', warnAboutSources(hub)));
+  watchSources(hub, (warn) => guard('capture', warn));
   guard('persist', startStore)(hub, fetch, activity);
   // Not the UI's: with the UI off, the sources persist stored still make Open WebUI draw favicons.
   guard('favicons', blockFaviconService)(offSignal('favicons'));

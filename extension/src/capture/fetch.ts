@@ -8,24 +8,10 @@
 import { guard } from '../guard.js';
 import { patch } from '../host/globals.js';
 import { isDirectCompletionsPath, isStoredChatPath } from '../host/routes.js';
-import { isId } from '../ids.js';
 import type { ChatActivity } from './chat-activity.js';
 import type { DirectRequests, DirectTarget } from './direct-requests.js';
-import type { Hub, StoredMessage } from './hub.js';
-
-interface StoredChat {
-  id?: string;
-  chat?: { history?: { messages?: Record<string, StoredMessage & { role?: string }> } };
-}
-
-/** A chat's keys are whatever its writer chose (a cloned share, an imported file): only ids are read. */
-function readStoredChat(hub: Hub, chat: StoredChat): void {
-  if (!isId(chat.id)) return;
-  const messages = chat.chat?.history?.messages ?? {};
-  for (const [messageId, message] of Object.entries(messages)) {
-    if (message?.role === 'assistant' && isId(messageId)) hub.setStored(messageId, chat.id, message);
-  }
-}
+import type { Hub } from './hub.js';
+import { readStoredChat, type StoredChat } from './stored-chat.js';
 
 async function readDirectStream(hub: Hub, response: Response, target: DirectTarget): Promise<void> {
   const text = await response.text();
@@ -52,7 +38,7 @@ export function tapFetch(hub: Hub, direct: DirectRequests, activity: ChatActivit
         .clone()
         .json()
         .then(
-          guard('capture', (chat: StoredChat) => readStoredChat(hub, chat)),
+          guard('capture', (chat: StoredChat | null) => readStoredChat(hub, chat)),
           () => {},
         );
     } else if (target) {

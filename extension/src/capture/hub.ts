@@ -89,6 +89,10 @@ export interface Hub {
   /** The messages this page knows, oldest first. */
   ids(): string[];
   subscribe(listener: Listener): () => void;
+  /** Told of an answer known only from the stored chat when its sources are first read after it
+   * changed (drawn, exported), not at the change: a chat opened brings hundreds of answers at
+   * once, each read when it is drawn. */
+  onRead(listener: Listener): () => void;
 }
 
 // Parsed results are caches: kept for the answers seen last, parsed again when an older one comes back.
@@ -116,6 +120,9 @@ export function createHub(
 ): Hub {
   const messages = new Map<string, MessageState>();
   const listeners = new Set<Listener>();
+  const readListeners = new Set<Listener>();
+  // Answers known only from the stored chat that changed since their sources were last read.
+  const changedUnread = new WeakSet<MessageState>();
   const declaredFor = (messageId: string): Declared | undefined => {
     const model = messages.get(messageId)?.model;
     return model ? declarations?.forModel(model) : undefined;
@@ -130,8 +137,8 @@ export function createHub(
   const written = new Map<string, ReadWith & { content: string; result: ExtractResult }>();
   const readsWith = (read: ReadWith | undefined, messageId: string): boolean =>
     read !== undefined && read.declared === declaredFor(messageId) && read.anyModel === anyModel();
-  // The sources Open WebUI stored on a message (a chat opened or reloaded), parsed when first
-  // asked for: a chat brings hundreds of answers at once, and the page draws them first.
+  // The sources Open WebUI stored on a message (a chat opened or reloaded), kept raw and parsed
+  // once, when first asked for (the answer drawn): a chat brings hundreds of answers at once.
   const stored = new Map<string, { sources?: unknown[]; result?: ExtractResult }>();
   const storedCitations = (messageId: string): ExtractResult | null => {
     const entry = stored.get(messageId);
@@ -184,6 +191,7 @@ export function createHub(
     return entry;
   };
   const changed = (entry: MessageState): void => {
+    if (!entry.live) changedUnread.add(entry);
     listeners.forEach((listener) => listener(entry));
   };
 
@@ -205,11 +213,13 @@ export function createHub(
       const options = { declared: declaredFor(messageId), anyModel: anyModel() };
       parsed = remember(parsedStreams, messageId, { adds: added, ...options, result: entry.accumulator.result() });
     }
-    return chooseCitations({
+    const result = chooseCitations({
       streamed: parsed.result,
       written: () => (entry.done && entry.content ? fromText(messageId, entry.content) : null),
       stored: () => storedCitations(messageId),
     });
+    if (changedUnread.delete(entry)) readListeners.forEach((listener) => listener(entry));
+    return result;
   };
 
   // Declarations arrive after the page starts (the admin's file) or change (saved in the page):
@@ -298,6 +308,10 @@ export function createHub(
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    onRead(listener) {
+      readListeners.add(listener);
+      return () => readListeners.delete(listener);
     },
   };
 }

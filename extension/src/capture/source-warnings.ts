@@ -37,3 +37,16 @@ export function warnAboutSources(hub: Hub): (state: MessageState) => void {
     }
   };
 }
+
+/** Warns about each answer as it changes, but about one known only from the stored chat when its
+ * sources are first read (drawn): opening a chat parses none of them. `wrap` guards each call. */
+export function watchSources(
+  hub: Hub,
+  wrap: (warn: (state: MessageState) => void) => (state: MessageState) => void,
+): void {
+  const warn = wrap(warnAboutSources(hub));
+  hub.subscribe((state) => {
+    if (state.live) warn(state);
+  });
+  hub.onRead(warn);
+}

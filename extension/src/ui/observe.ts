@@ -1,34 +1,23 @@
 /**
  * One MutationObserver for the chat: a mutation only marks its message as pending (a cheap
  * lookup), and pending messages are handled together: in the next task when one of them has
- * just finished (its buttons appear with its final text; not requestAnimationFrame, which a
- * hidden or background page never runs); at most every STREAMING_PASS_MS, when the browser is
- * idle, while one streams (it changes at every token, and only its source list can change);
- * else when the browser is idle (a chat being opened: Open WebUI paints it first).
+ * just finished (its buttons appear with its final text); at most every STREAMING_PASS_MS, when
+ * the browser is idle, while one streams (it changes at every token, and only its source list
+ * can change); else when the browser is idle (a chat being opened: Open WebUI paints it first).
  *
- * A message's pass is a series of steps (message.ts), run in slices of at most SLICE_MS: no task
- * of ours holds the page for a frame, however long the answer. A finished answer's next slice
- * follows at once (`scheduler.postTask`, else a zero timeout), the others' in idle time. A
- * message changed while its pass runs (by Open WebUI, or by the pass itself) is passed over
- * again once it ends: a pass is idempotent, and skips what the last one did.
+ * A message's pass is a series of steps (message.ts), run in slices of at most SLICE_MS (idle.ts):
+ * no task of ours holds the page for a frame, however long the answer. A finished answer's next
+ * slice follows at once (`soon`), the others' in idle time. A message changed while its pass
+ * runs (by Open WebUI, or by the pass itself) is passed over again once it ends: a pass is
+ * idempotent, and skips what the last one did.
  */
 
 import { isAnswer, MESSAGES } from '../host/answers.js';
-import { whenIdle } from '../idle.js';
+import { SLICE_MS, soon, whenIdle } from '../idle.js';
 
 const STREAMING_PASS_MS = 200;
 // Idle time waited for at most: a chat opened is drawn within a few frames even on a busy page.
 const IDLE_TIMEOUT_MS = 40;
-// Longest slice of work in one task: half a frame, the other half the browser's.
-const SLICE_MS = 8;
-
-interface Scheduler {
-  postTask(callback: () => void, options: { priority: 'user-blocking' | 'user-visible' | 'background' }): unknown;
-}
-const scheduler = (globalThis as { scheduler?: Scheduler }).scheduler;
-/** A task as soon as the browser has painted and handled input: the rest of a finished answer. */
-const soon = (callback: () => void): unknown =>
-  scheduler?.postTask ? scheduler.postTask(callback, { priority: 'user-visible' }) : setTimeout(callback, 0);
 
 /** When a message's pass runs: see above. */
 export type Timing = 'now' | 'streaming' | 'idle';
