@@ -17,12 +17,15 @@ export const soon = (callback: () => void): unknown => {
   return scheduler?.postTask ? scheduler.postTask(callback, { priority: 'user-visible' }) : setTimeout(callback, 0);
 };
 
-/** Runs `steps` to their end, a slice of at most SLICE_MS now and each further slice in a task
- * of its own (`soon`): however many steps, no task of ours holds the page for a frame. */
+/** Runs `steps` to their end in slices of at most SLICE_MS, each in a task of its own (`soon`),
+ * the first too (not after the work that called it, a JSON parse say): however many steps, no
+ * task of ours holds the page for a frame. */
 export function inSlices(steps: Iterator<unknown>): void {
-  const until = performance.now() + SLICE_MS;
-  do {
-    if (steps.next().done) return;
-  } while (performance.now() <= until);
-  soon(() => inSlices(steps));
+  soon(() => {
+    const until = performance.now() + SLICE_MS;
+    do {
+      if (steps.next().done) return;
+    } while (performance.now() <= until);
+    inSlices(steps);
+  });
 }
