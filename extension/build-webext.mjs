@@ -1,8 +1,9 @@
-// Builds, around the browser bundle dist/owui-citations.js: the Manifest V3 extension for
-// Chromium (dist/webext), for Firefox (dist/webext-firefox), test builds of both that are
+// Builds, around the browser bundle dist/owui-citations.js and its parts: the Manifest V3 extension
+// for Chromium (dist/webext), for Firefox (dist/webext-firefox), test builds of both that are
 // granted http://127.0.0.1 at install (dist/webext-test, dist/webext-firefox-test), and a userscript
-// (dist/owui-citations.user.js). All run the same bundle, unchanged.
-import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// (dist/owui-citations.user.js). The extensions run the same bundle and parts, unchanged; the
+// userscript is one file, the bundle with every part in it (`whole`).
+import { copyFileSync, cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const NAME = 'Open WebUI Citations';
@@ -74,8 +75,9 @@ function userscript(version, bundle) {
 
 const writeJson = (path, value) => writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
 
-/** Writes the extension directories and the userscript into `dist`; the bundle must be built. */
-export async function buildWebext({ version, dist, statics, sources }) {
+/** Writes the extension directories and the userscript into `dist`; the bundle and its `parts`
+ * (a directory of `dist`) must be built. */
+export async function buildWebext({ version, dist, statics, sources, parts, whole }) {
   const chromium = manifest(version);
   const dir = `${dist}/webext`;
   rmSync(dir, { recursive: true, force: true });
@@ -90,6 +92,7 @@ export async function buildWebext({ version, dist, statics, sources }) {
     logLevel: 'warning',
   });
   for (const file of ['owui-citations.js', 'owui-citations.js.map']) copyFileSync(`${dist}/${file}`, `${dir}/${file}`);
+  cpSync(`${dist}/${parts}`, `${dir}/${parts}`, { recursive: true });
   for (const file of ['options.html', 'options.css']) copyFileSync(`${statics}/${file}`, `${dir}/${file}`);
   writeJson(`${dir}/manifest.json`, chromium);
 
@@ -103,8 +106,5 @@ export async function buildWebext({ version, dist, statics, sources }) {
     writeJson(`${dist}/${name}/manifest.json`, variant);
   }
 
-  writeFileSync(
-    `${dist}/owui-citations.user.js`,
-    userscript(version, readFileSync(`${dist}/owui-citations.js`, 'utf8')),
-  );
+  writeFileSync(`${dist}/owui-citations.user.js`, userscript(version, whole));
 }

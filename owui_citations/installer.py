@@ -16,6 +16,12 @@ through static/'s descriptor, never by its path again. The directories above the
 followed: they hold the Python that runs this, so whoever can change them runs as root anyway.
 And a loader.js that only starts like the bundle is not taken for it: `make dist` records the
 bundle's SHA-256 beside it, and the installed copy must hold the very bundle.
+
+The bundle comes in parts: loader.js is its first part, and it loads the others (what only a click
+needs, each language) on first use from the directory `owui-citations-parts/` beside itself. Each
+part is checked as the bundle is (its version, the SHA-256 `make dist` recorded), written into that
+directory (made as static/'s own, never through a link), and removed by uninstall, with any part
+an older version left.
 """
 
 import contextlib
@@ -38,6 +44,11 @@ BANNER = re.compile(rb"/\* owui-citations (\S+) ")  # the bundle's first line; t
 BACKUP_SUFFIX = ".owui-citations-backup"
 SHA256_SUFFIX = ".sha256"  # beside the packaged bundle, written by `make dist` (scripts/dist.py)
 CHAINED = b"\n/* owui-citations: the loader.js that was here before, run after the extension */\n"
+
+
+PARTS = "owui-citations-parts"  # beside the bundle and beside loader.js (extension/build.mjs PARTS_DIR)
+PART_NAME = re.compile(r"[A-Za-z0-9-]+\.js")
+PART_BANNER = re.compile(rb"/\* owui-citations (\S+) part ")
 
 
 class InstallError(Exception):
@@ -223,6 +234,85 @@ def load_bundle(bundle: Path) -> tuple[bytes, str]:
     return data, version
 
 
+def load_parts(bundle: Path, version: str) -> dict[str, bytes]:
+    """The parts in the directory beside the bundle, by file name, each checked as the bundle is:
+    of its version, and, in the package, the very file `make dist` recorded (then the record lists
+    them). No directory: a bundle in one part."""
+    directory = bundle.with_name(PARTS)
+    recorded = read(bundle.with_name(bundle.name + SHA256_SUFFIX))
+    digests = {}
+    for line in (recorded or b"").decode("utf-8", errors="replace").splitlines()[1:]:
+        digest, _, path = line.partition("  ")
+        digests[path.strip().removeprefix(PARTS + "/")] = digest
+    if recorded is not None:
+        names = sorted(digests)
+    elif directory.is_dir():
+        names = sorted(path.name for path in directory.iterdir() if PART_NAME.fullmatch(path.name))
+    else:
+        return {}
+    parts = {}
+    for name in names:
+        if not PART_NAME.fullmatch(name):
+            raise InstallError(f"{bundle.name}{SHA256_SUFFIX} records {name!r}, which is no part of the bundle.")
+        data = read(directory / name)
+        match = PART_BANNER.match((data or b"")[:200])
+        if data is None or match is None or match.group(1).decode("utf-8", errors="replace") != version:
+            raise InstallError(
+                f"The part {directory / name} is missing or not of this bundle (version {version}): "
+                "build it with `make dist`."
+            )
+        if recorded is not None and digests[name] != hashlib.sha256(data).hexdigest():
+            raise InstallError(
+                f"The part {directory / name} is not the one this package was built with (its SHA-256 is not "
+                f"the one recorded in {bundle.name}{SHA256_SUFFIX}): reinstall the package."
+            )
+        parts[name] = data
+    return parts
+
+
+@contextlib.contextmanager
+def parts_directory(static: "Directory", new_like: os.stat_result | None) -> Iterator["Directory | None"]:
+    """static/'s directory of parts, opened through static/ (a link there is refused); made, owned
+    like ``new_like``, when there is none and ``new_like`` is given; None when there is none."""
+    found = Directory.open(static.path / PARTS, parent=static)
+    if found is None and new_like is not None:
+        os.mkdir(PARTS, 0o755, dir_fd=static.descriptor)
+        found = Directory.open(static.path / PARTS, parent=static)
+        assert found is not None
+        with contextlib.suppress(PermissionError):  # only root gives a directory away
+            os.chown(found.descriptor, new_like.st_uid, new_like.st_gid)
+    if found is None:
+        yield None
+        return
+    with found:
+        yield found
+
+
+def part_files(parts: "Directory | None") -> list[str]:
+    """The part files in static/'s directory of parts (this version's, or an older one's), sorted."""
+    return sorted(name for name in os.listdir(parts.descriptor) if PART_NAME.fullmatch(name)) if parts else []
+
+
+def check_parts(static: "Directory") -> None:
+    """Refuses a link or a special file among the installed parts, before anything changes."""
+    with parts_directory(static, None) as directory:
+        if directory is not None:
+            for name in part_files(directory):
+                directory.regular(name)
+
+
+def write_parts(static: "Directory", parts: dict[str, bytes], new_like: os.stat_result) -> None:
+    """Puts ``parts`` into static/'s directory of parts, and takes out those an older version left."""
+    with parts_directory(static, new_like if parts else None) as directory:
+        if directory is None:
+            return
+        for name, data in parts.items():
+            directory.write_whole(name, data, new_like)
+        for name in part_files(directory):
+            if name not in parts:
+                directory.remove(name)
+
+
 def chained(bundle: bytes, previous: bytes) -> bytes:
     """The installed loader.js: the bundle byte for byte (so that `status` can check it), then the
     code that was in loader.js before, if any."""
@@ -275,11 +365,13 @@ def install(frontend: Path, bundle: Path = BUNDLE, backends: Path | None = None)
     with opened_frontend(frontend) as (static, loader_status):
         loader = static.path / LOADER
         bundle_data, version = load_bundle(bundle)
+        parts = load_parts(bundle, version)
         backends_data, backends_count = load_backends(backends) if backends else (None, 0)
         source_map = read(bundle.with_name(bundle.name + ".map"))
         installed_map = bundle.name + ".map"
         for name in (installed_map, BACKENDS, BACKENDS_BACKUP):
             static.regular(name)  # refused now, before anything changed, rather than halfway
+        check_parts(static)
         static.check_writable()
         current = static.read(LOADER) or b""
         backup_data = static.read(BACKUP)
@@ -297,6 +389,8 @@ def install(frontend: Path, bundle: Path = BUNDLE, backends: Path | None = None)
                 stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(backup_status.st_mtime))
                 static.rename(BACKUP, f"{BACKUP}-{stamp}")
             static.write_whole(BACKUP, current, loader_status)
+        # The parts first: a page that gets the new loader.js finds its parts beside it.
+        write_parts(static, parts, loader_status)
         static.write_whole(LOADER, chained(bundle_data, previous), loader_status)
         if source_map is not None:
             static.write_whole(installed_map, source_map, loader_status)
@@ -311,8 +405,9 @@ def install(frontend: Path, bundle: Path = BUNDLE, backends: Path | None = None)
         "tampered": "\nThe loader.js replaced was not this package's bundle: tampered with, or another build of the "
         "same version (a developer's); find out who changed it.",
     }[found]
+    beside = f", its other parts in {static.path / PARTS}" if parts else ""
     return (
-        f"Installed Open WebUI Citations {version} as {loader}{kept}; "
+        f"Installed Open WebUI Citations {version} as {loader}{kept}{beside}; "
         f"the original is kept as {BACKUP}. Restart Open WebUI.{declared_line}{warning}"
     )
 
@@ -338,11 +433,15 @@ def uninstall(frontend: Path) -> str:
             raise InstallError(
                 f"No backup of the original loader.js next to {loader}; reinstall Open WebUI to restore it."
             )
+        check_parts(static)
         static.check_writable()
         # Its bytes copied, not the backup renamed: a link swapped in after the check is not moved to loader.js.
         static.write_whole(LOADER, original, loader_status)
         static.remove(BACKUP)
         static.remove(BUNDLE.name + ".map")
+        write_parts(static, {}, loader_status)
+        with contextlib.suppress(OSError):  # none, or someone else's files in it: they stay
+            os.rmdir(PARTS, dir_fd=static.descriptor)
     return f"Restored the original {loader}. Restart Open WebUI.{removed}"
 
 
@@ -390,9 +489,12 @@ def backends_status(data: bytes | None, lines: list[str]) -> bool:
 def status(frontend: Path, bundle: Path = BUNDLE) -> Status:
     with opened_frontend(frontend) as (static, _):
         bundle_data, packaged = load_bundle(bundle)
+        parts = load_parts(bundle, packaged)
         installed_data = static.read(LOADER) or b""
         backup = static.read(BACKUP)
         backends = static.read(BACKENDS)
+        with parts_directory(static, None) as directory:
+            unlike = [name for name, data in parts.items() if directory is None or directory.read(name) != data]
     installed = bundle_version(installed_data)
     lines = [f"Frontend: {frontend} (Open WebUI {open_webui_version(frontend)})"]
     backends_ok = backends_status(backends, lines)
@@ -432,4 +534,11 @@ def status(frontend: Path, bundle: Path = BUNDLE) -> Status:
         )
     elif CHAINED in installed_data:
         lines.append("Chained: the loader.js that was there before runs after the extension.")
-    return found(change is None)
+    if unlike:
+        lines.append(
+            f"Parts: MISSING OR CHANGED in {PARTS}/ — {', '.join(unlike)}: what needs them (the source "
+            "window, export, the settings, other languages) does not work. Run `owui-citations install`."
+        )
+    elif parts:
+        lines.append(f"Parts: {len(parts)} in {PARTS}/ beside loader.js, as packaged")
+    return found(change is None and not unlike)

@@ -40,6 +40,15 @@ def fake_bundle(directory: Path, version: str) -> Path:
     return built
 
 
+def fake_parts(bundle: Path, version: str, names: tuple[str, ...] = ("features", "locale-fr-FR")) -> list[str]:
+    """The parts beside a bundle, in their directory, as extension/build.mjs writes them; their paths there."""
+    (bundle.parent / "owui-citations-parts").mkdir()
+    files = [f"owui-citations-parts/{name}.js" for name in names]
+    for name, file in zip(names, files, strict=True):
+        (bundle.parent / file).write_text(f"/* owui-citations {version} part {name} */\n(function () {{}})();\n")
+    return files
+
+
 def snapshot(directory: Path) -> dict[str, str]:
     """Each file's text, and each link's target (a link is not followed: what it points to is not the frontend's)."""
     return {

@@ -19,6 +19,7 @@ from tests.installer_support import CUSTOMISED
 from tests.installer_support import ORIGINAL
 from tests.installer_support import ROOT
 from tests.installer_support import fake_bundle
+from tests.installer_support import fake_parts
 from tests.installer_support import make_frontend
 from tests.installer_support import run
 from tests.installer_support import snapshot
@@ -369,3 +370,91 @@ def test_static_swapped_for_a_link_after_the_checks_does_not_redirect_the_writes
     installer.install(frontend, bundle)
     assert snapshot(elsewhere) == before
     assert (checked / "loader.js").read_text() == bundle.read_text()  # written in the directory it checked
+
+
+def record_sums(bundle: Path, files: list[str]) -> None:
+    """The SHA-256 of the bundle, then of each part, as `make dist` records them (scripts/dist.py)."""
+    lines = [
+        f"{hashlib.sha256((bundle.parent / name).read_bytes()).hexdigest()}  {name}\n" for name in (bundle.name, *files)
+    ]
+    bundle.with_name(bundle.name + ".sha256").write_text("".join(lines))
+
+
+def test_the_parts_are_placed_beside_loader_and_uninstall_removes_them(frontend: Path, bundle: Path) -> None:
+    files = fake_parts(bundle, "0.2.0")
+    record_sums(bundle, files)
+    static = frontend / "static"
+    older = "/* owui-citations 0.1.0 part locale-xx */\n"  # a part of an older version, which this one has not
+    (static / "owui-citations-parts").mkdir()
+    (static / "owui-citations-parts" / "locale-xx.js").write_text(older)
+    result = run("install", "--frontend-dir", str(frontend), "--bundle", str(bundle))
+    assert result.returncode == 0 and "its other parts in" in result.stdout, result.stdout + result.stderr
+    for name in files:
+        assert (static / name).read_bytes() == (bundle.parent / name).read_bytes()
+    assert not (static / "owui-citations-parts" / "locale-xx.js").exists(), "a part no longer in the bundle is removed"
+    status = run("status", "--frontend-dir", str(frontend), "--bundle", str(bundle))
+    assert status.returncode == 0 and "Parts: 2 in owui-citations-parts/" in status.stdout, status.stdout
+
+    result = run("uninstall", "--frontend-dir", str(frontend))
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in static.iterdir()) == ["loader.js"], "the directory of parts is gone too"
+
+
+@pytest.mark.parametrize("fault", ["changed since recorded", "another version", "missing", "not a part's name"])
+def test_a_part_that_is_not_the_bundles_is_refused_unchanged(frontend: Path, bundle: Path, fault: str) -> None:
+    files = fake_parts(bundle, "0.2.0")
+    record_sums(bundle, files)
+    part = bundle.parent / files[0]
+    if fault == "changed since recorded":
+        part.write_text(part.read_text() + "fetch('https://evil.example/');\n")
+    elif fault == "another version":
+        part.write_text(part.read_text().replace("0.2.0", "0.1.9"))
+        record_sums(bundle, files)
+    elif fault == "missing":
+        part.unlink()
+    else:
+        sums = bundle.with_name(bundle.name + ".sha256")
+        sums.write_text(sums.read_text() + f"{'0' * 64}  owui-citations-parts/../../etc/passwd\n")
+    before = snapshot(frontend)
+    result = run("install", "--frontend-dir", str(frontend), "--bundle", str(bundle))
+    assert result.returncode == 2, result.stdout
+    assert ("SHA-256" if fault == "changed since recorded" else "part") in result.stderr, result.stderr
+    assert snapshot(frontend) == before
+
+
+def test_status_reports_a_missing_or_changed_part_and_install_puts_it_back(frontend: Path, bundle: Path) -> None:
+    files = fake_parts(bundle, "0.2.0")
+    assert run("install", "--frontend-dir", str(frontend), "--bundle", str(bundle)).returncode == 0
+    installed = frontend / "static" / files[0]
+    installed.write_text(installed.read_text() + "fetch('https://evil.example/');\n")
+    (frontend / "static" / files[1]).unlink()
+    status = run("status", "--frontend-dir", str(frontend), "--bundle", str(bundle))
+    listed = ", ".join(file.removeprefix("owui-citations-parts/") for file in files)
+    assert status.returncode == 1 and f"MISSING OR CHANGED in owui-citations-parts/ — {listed}" in status.stdout
+    assert run("install", "--frontend-dir", str(frontend), "--bundle", str(bundle)).returncode == 0
+    assert installed.read_bytes() == (bundle.parent / files[0]).read_bytes()
+    assert run("status", "--frontend-dir", str(frontend), "--bundle", str(bundle)).returncode == 0
+
+
+@pytest.mark.parametrize("planted", ["a part", "the directory of parts"])
+def test_a_link_planted_among_the_parts_is_refused_and_its_target_untouched(
+    frontend: Path, bundle: Path, secret: Path, planted: str
+) -> None:
+    files = fake_parts(bundle, "0.2.0")
+    assert run("install", "--frontend-dir", str(frontend), "--bundle", str(bundle)).returncode == 0
+    parts = frontend / "static" / "owui-citations-parts"
+    if planted == "a part":
+        (frontend / "static" / files[0]).unlink()
+        (frontend / "static" / files[0]).symlink_to(secret)
+    else:  # to a directory of root's choosing
+        shutil.rmtree(parts)
+        elsewhere = secret.parent / "elsewhere"
+        elsewhere.mkdir()
+        parts.symlink_to(elsewhere)
+    before = snapshot(frontend)
+    for action in ("install", "uninstall"):
+        bundle_args = ["--bundle", str(bundle)] if action == "install" else []
+        result = run(action, "--frontend-dir", str(frontend), *bundle_args)
+        assert result.returncode == 2 and "is a symbolic link" in result.stderr, (action, result.stderr)
+    assert snapshot(frontend) == before and secret.read_text() == SECRET
+    assert not list(secret.parent.glob("elsewhere/*"))

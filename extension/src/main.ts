@@ -1,6 +1,7 @@
 /**
  * Entry point, run by Open WebUI as /static/loader.js before the app boots: taps the socket
- * and fetch before the app opens them, stores citations, and draws the citation UI.
+ * and fetch before the app opens them, stores citations, and draws the citation UI. This is the
+ * bundle's first part; what only a click needs is loaded on first use (parts/loader.ts).
  */
 
 import { createChatActivity } from './capture/chat-activity.js';
@@ -14,13 +15,18 @@ import { createPacketReader, tapPolling, tapWebSocket } from './capture/socket.j
 import { watchSources } from './capture/source-warnings.js';
 import { DECLARATIONS_KEY } from './core/index.js';
 import { guard, offSignal } from './guard.js';
+import { INLINE } from './parts/inline.js';
+import { createParts, exposeRegister, relayInject, scriptInject } from './parts/loader.js';
+import { SHARED } from './parts/shared.js';
 import { createChatReader } from './persist/chat-reader.js';
 import { startStore } from './persist/store.js';
 import { blockFaviconService } from './ui/favicons.js';
 import { locale } from './ui/i18n.js';
 import { startUi } from './ui/index.js';
+import type { LazyFeatures } from './ui/lazy.js';
 
 declare const VERSION: string;
+declare const PART_NAMES: readonly string[];
 
 declare global {
   interface Window {
@@ -28,9 +34,20 @@ declare global {
   }
 }
 
+// Read as the script runs (null once it ran, and in the browser extension, which runs no script element).
+const script = document.currentScript;
+
 guard('boot', () => {
   // Loaded twice (a page that adds the script again): the first copy already taps everything.
   if (window.owuiCitations) return;
+  const parts = createParts({
+    names: PART_NAMES,
+    // loader.js loads its parts beside itself; the browser extension through its background.
+    inject: script instanceof HTMLScriptElement && script.src ? scriptInject(script.src) : relayInject(),
+    shared: SHARED,
+    inline: INLINE,
+  });
+  exposeRegister(parts);
   const declarations = guard('capture', createDeclarations)();
   const hub = createHub(locale, declarations);
   window.owuiCitations = {
@@ -73,7 +90,10 @@ guard('boot', () => {
   guard('persist', startStore)(hub, fetch, activity);
   // Not the UI's: with the UI off, the sources persist stored still make Open WebUI draw favicons.
   guard('favicons', blockFaviconService)(offSignal('favicons'));
-  const start = guard('ui', () => startUi(hub, createChatReader(fetch)));
+  // In the first part already (the userscript), or loaded on first use.
+  const features =
+    (parts.loaded('features') as LazyFeatures | undefined) ?? (() => parts.load('features') as Promise<LazyFeatures>);
+  const start = guard('ui', () => startUi(hub, createChatReader(fetch), features));
   if (document.body) start();
   else document.addEventListener('DOMContentLoaded', start, { once: true });
 })();

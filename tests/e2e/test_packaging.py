@@ -10,6 +10,7 @@ from playwright.sync_api import Page
 from playwright.sync_api import Route
 from playwright.sync_api import expect
 
+from devstack.answer import Answer
 from devstack.delivery import DELIVERY
 from devstack.delivery import console_script
 from devstack.owui import Console
@@ -79,3 +80,27 @@ def test_the_options_page_adds_an_open_webui_address(page: Page, context: Browse
     page.get_by_role("button", name="Add").click()
     expect(status).to_contain_text(f"Added {stack.webui_url}. Reload its Open WebUI tab.")
     expect(page.get_by_role("listitem")).to_contain_text(["http://127.0.0.1"])
+
+
+def test_a_click_that_needs_the_second_part_acts_on_a_fresh_page(page: Page, stack: Stack) -> None:
+    """The source window and export are a part of the bundle loaded on first use (in the userscript,
+    in the one file): a fresh page loads it only once an answer has sources, and a click on a
+    citation and on an export format act then."""
+    parts: list[str] = []
+    page.on("request", lambda request: parts.append(request.url) if "/owui-citations-parts/" in request.url else None)
+    console = Console().watch(page)
+    set_user_settings(stack, stream=True)
+    open_new_chat(page, stack, "perplexity")
+    assert parts == []  # nothing but the first part before an answer with sources
+    send(page)
+    answer = Answer(page, last_answer_id(page))
+    answer.buttons.first.click()
+    expect(answer.modal).to_be_visible()
+    page.keyboard.press("Escape")
+    answer.export.locator("summary").click()
+    with page.expect_download() as started:
+        answer.export.get_by_role("group", name="This answer").get_by_role("button", name="Markdown").click()
+    assert started.value.suggested_filename.endswith("-sources.md")
+    if DELIVERY == "loader":  # beside loader.js; the browser extension's background runs it without a request
+        assert parts == [f"{stack.webui_url}/static/owui-citations-parts/features.js"]
+    assert console.problems == []

@@ -24,10 +24,9 @@ import { chatIdOfPage } from '../host/routes.js';
 import type { ChatReader, ChatTurn } from '../persist/chat-reader.js';
 import type { Feature, UiContext } from './context.js';
 import { el } from './dom.js';
+import type { FileKind, Scope } from './export-control.js';
 import { locale, t } from './i18n.js';
 import { absoluteLink, absoluteUrl, pageText } from './present.js';
-
-type Scope = 'answer' | 'chat';
 
 /** A bibliography's file: every source of the answers once, as `format` writes it. */
 const bibliographyFile =
@@ -37,7 +36,6 @@ const bibliographyFile =
 
 const FILES = {
   md: {
-    label: 'Markdown',
     ext: 'md',
     type: 'text/markdown',
     write: (title: string, answers: readonly ExportedAnswer[]) =>
@@ -50,44 +48,21 @@ const FILES = {
       }),
   },
   csl: {
-    label: 'CSL-JSON',
     ext: 'csl.json',
     type: 'application/vnd.citationstyles.csl+json',
     write: bibliographyFile(cslJson),
   },
   bib: {
-    label: 'BibTeX',
     ext: 'bib',
     type: 'application/x-bibtex',
     write: bibliographyFile(bibtex),
   },
   ris: {
-    label: 'RIS',
     ext: 'ris',
     type: 'application/x-research-info-systems',
     write: bibliographyFile(ris),
   },
-} as const;
-type FileKind = keyof typeof FILES;
-
-/** The control in a source list's head: a disclosure of the two scopes' four formats. */
-export function exportControl(): HTMLElement {
-  const group = (scope: Scope, name: string) =>
-    el(
-      'div',
-      { role: 'group', 'aria-label': name, class: 'owc-export-group' },
-      el('span', { class: 'owc-export-scope', 'aria-hidden': 'true' }, name),
-      ...Object.entries(FILES).map(([kind, file]) =>
-        el('button', { type: 'button', 'data-owc-scope': scope, 'data-owc-file': kind }, file.label),
-      ),
-    );
-  return el(
-    'details',
-    { class: 'owc-export' },
-    el('summary', {}, t('exportSources')),
-    el('div', { class: 'owc-export-menu' }, group('answer', t('exportAnswer')), group('chat', t('exportChat'))),
-  );
-}
+} as const satisfies Record<FileKind, unknown>;
 
 function download(name: string, type: string, text: string): void {
   const url = URL.createObjectURL(new Blob([text], { type: `${type};charset=utf-8` }));

@@ -13,6 +13,8 @@ const { createHub } = await import('../capture/hub.js');
 const { createDeclarations } = await import('../capture/declarations.js');
 const { DECLARATIONS_KEY } = await import('../core/index.js');
 const { startFeatures } = await import('./index.js');
+// The features only a click needs, in place (the bundle loads them as a part: parts/features.ts).
+const features = await import('../parts/features.js');
 
 /** An answer as Open WebUI 0.12 draws it. */
 function drawn(id: string, text: string): HTMLElement {
@@ -44,7 +46,7 @@ function answered(model: string, title = 'Sales report Q3') {
   const hub = createHub(() => 'en', declarations);
   const off = new AbortController();
   window.addEventListener('storage', () => declarations.reload(), { signal: off.signal });
-  const ui = startFeatures(hub, off.signal, undefined, hub);
+  const ui = startFeatures(hub, off.signal, undefined, hub, features);
   hub.asked('a1', model);
   hub.add('a1', 'c1', body(title));
   hub.finish('a1', TEXT);
@@ -136,7 +138,7 @@ test('a bad saved declaration is told in the panel, warned once, and breaks no a
 test('no button while the answer streams, nor on one with sources', () => {
   const hub = createHub(() => 'en');
   const off = new AbortController();
-  const ui = startFeatures(hub, off.signal, undefined, hub);
+  const ui = startFeatures(hub, off.signal, undefined, hub, features);
   try {
     hub.asked('s1', 'my-rag');
     hub.add('s1', 'c1', { choices: [{ index: 0, delta: { content: 'Par' } }] });

@@ -19,6 +19,7 @@ import {
 } from '../core/index.js';
 import { guard } from '../guard.js';
 import { el } from './dom.js';
+import { selector } from './findable.js';
 import { locale, t } from './i18n.js';
 
 /** What the panel needs of the hub: an answer's model, text and response. */
@@ -26,18 +27,6 @@ export type SourceFinder = Pick<Hub, 'get'>;
 
 // A candidate shows its first sources: enough to recognise the list.
 const PREVIEWED = 5;
-
-const selector = (name: string, messageId: string) => `.${name}[data-owc-message-id="${CSS.escape(messageId)}"]`;
-
-/** The button on an answer without sources; removed once it has some (the panel stays, with its JSON). */
-export function noteFindable(container: Element, messageId: string, findable: boolean): void {
-  const existing = container.querySelector(selector('owc-find-sources', messageId));
-  if (!findable) existing?.remove();
-  else if (!existing) {
-    const attributes = { type: 'button', class: 'owc-find-sources', 'data-owc-message-id': messageId };
-    container.append(el('button', { ...attributes, 'aria-expanded': 'false' }, t('findSources')));
-  }
-}
 
 /** Where a candidate reads its sources, in words. */
 function where({ declaration }: Candidate): string {

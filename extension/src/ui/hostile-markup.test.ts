@@ -24,6 +24,7 @@ import type { Citation } from '../core/index.js';
 
 GlobalRegistrator.register({ url: 'http://127.0.0.1:8080/' });
 const { startFeatures } = await import('./index.js');
+const features = await import('../parts/features.js');
 
 const MARKUP = new URL('../../test-support/markup/hostile/', import.meta.url);
 // The elements the UI builds (as tests/e2e/trap.py lists them): the list, its rows and buttons, the preview, the
@@ -172,7 +173,7 @@ for (const file of recordings) {
         try {
           let report: ReturnType<typeof openEverything> | undefined;
           const made = created(() => {
-            startFeatures(hub, turnedOff.signal).apply(message);
+            startFeatures(hub, turnedOff.signal, undefined, undefined, features).apply(message);
             report = openEverything(message, HARDENING.payloads, recorded.phase === 'live');
           });
           const audit = problems(made);

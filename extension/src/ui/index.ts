@@ -8,49 +8,51 @@ import type { ChatReader } from '../persist/chat-reader.js';
 import { initChatDownload } from './chat-download.js';
 import type { Feature, UiContext } from './context.js';
 import { initCopy } from './copy.js';
-import { initExport } from './export.js';
-import { initFindSources, type SourceFinder } from './find-sources.js';
+import type { SourceFinder } from './find-sources.js';
+import { type FeaturesSource, startLazyFeatures } from './lazy.js';
 import { initList } from './list.js';
 import { passOver } from './message.js';
-import { initModal } from './modal.js';
 import { observeMessages } from './observe.js';
-import { initPlaces } from './places.js';
 import { initPreview } from './preview.js';
 import { restoreOpenWebuiView } from './restore.js';
-import { initSettingsPanel } from './settings-panel.js';
+import { onSettingsChangedElsewhere } from './settings.js';
 import { injectStyles } from './styles.js';
 
+/** The features of the first part; the others are a part of their own (lazy.ts). */
 const FEATURES: readonly Feature[] = [
-  initModal,
   initPreview,
   initList,
   initCopy,
   initChatDownload,
-  initSettingsPanel,
-  initPlaces,
+  // A setting changed in another tab: every answer drawn again.
+  (ui, signal) => onSettingsChangedElsewhere(guard('ui', ui.applyAll), signal),
 ];
 
-/** `readChat`: the stored chat, for the whole chat's export (persist/chat-reader.ts). */
-export function startUi(hub: Hub, readChat?: ChatReader): void {
+/** `readChat`: the stored chat, for the whole chat's export (persist/chat-reader.ts); `features`:
+ * the features only a click needs, or what loads them (lazy.ts). */
+export function startUi(hub: Hub, readChat: ChatReader | undefined, features: FeaturesSource): void {
   // Turned off after an error: its observers, listeners and subscription stop, Open WebUI's view comes back.
   const signal = offSignal('ui');
   onDisable('ui', restoreOpenWebuiView);
   injectStyles();
-  startFeatures(hub, signal, readChat, hub);
+  startFeatures(hub, signal, readChat, hub, features);
 }
 
 type Answers = Pick<Hub, 'view' | 'ids' | 'subscribe'>;
 
 /** The answers drawn as the hub changes, and each feature's listeners, until `signal` ends them.
- * `finder`: what "Find sources in this response" reads of an answer (find-sources.ts). */
+ * `finder`: what "Find sources in this response" reads of an answer (find-sources.ts); `features`:
+ * those only a click needs (none when not given). */
 export function startFeatures(
   hub: Answers,
   signal: AbortSignal,
   readChat?: ChatReader,
   finder?: SourceFinder,
+  features?: FeaturesSource,
 ): UiContext {
   const ui = answersOnThePage(hub, signal);
-  for (const init of [...FEATURES, initExport(readChat), initFindSources(finder)]) init(ui, signal);
+  for (const init of FEATURES) init(ui, signal);
+  if (features) startLazyFeatures(ui, signal, features, hub, readChat, finder);
   return ui;
 }
 

@@ -10,11 +10,10 @@ import { guard } from '../guard.js';
 import { MESSAGES } from '../host/answers.js';
 import type { Feature } from './context.js';
 import { el } from './dom.js';
-import { exportControl } from './export.js';
+import { exportControl } from './export-control.js';
 import { t } from './i18n.js';
 import { origin, pageText } from './present.js';
 import { settings } from './settings.js';
-import { settingsPanel } from './settings-panel.js';
 
 const expanded = new Set<string>();
 
@@ -113,7 +112,8 @@ export function sourceList(
         '⚙',
       ),
     ),
-    settingsPanel(panelId),
+    // Filled when it opens (settings-panel.ts, a part loaded on first use).
+    el('div', { class: 'owc-settings', id: panelId, hidden: true }),
     body,
   );
 }

@@ -12,10 +12,10 @@ import { type Citation, citationNumbers, linkMarkers, type MarkerSpan, splitCite
 import { answerContainer, proseBlocks } from '../host/answers.js';
 import { nativeStrip } from '../host/native.js';
 import { detachOrphans, renumber, type View } from './attachments.js';
-import { noteFindable } from './find-sources.js';
+import { labelCitations } from './citation-labels.js';
+import { noteFindable } from './findable.js';
 import { LINKERS, openWebuiRuns, type Pass } from './linkers/index.js';
 import { listKey, noteMissing, retrievedList, sourceList } from './list.js';
-import { labelCitations } from './places.js';
 import { settings, settingsKey } from './settings.js';
 
 /** The citations the message's buttons and list show, as far as they show them. */

@@ -4,8 +4,8 @@ import { GlobalRegistrator } from '@happy-dom/global-registrator';
 import { citation } from '../../test-support/citation.js';
 
 GlobalRegistrator.register({ url: 'http://127.0.0.1:8080/' });
-const { citationButtons, initPlaces, labelCitations, MARKED, mark, placesOf, sentenceBefore, startSteps } =
-  await import('./places.js');
+const { initPlaces, MARKED, mark, placesOf, sentenceBefore, startSteps } = await import('./places.js');
+const { citationButtons, labelCitations } = await import('./citation-labels.js');
 
 /** An answer as the UI leaves it: buttons after the sentences they cite. */
 function answer(): HTMLElement {

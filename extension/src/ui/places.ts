@@ -7,15 +7,13 @@
  * End to the first and last; Escape ends stepping and goes back to where it began.
  */
 
-import type { Citation } from '../core/index.js';
 import { guard } from '../guard.js';
 import { MESSAGES } from '../host/answers.js';
+import { BUTTONS, citationButtons } from './citation-labels.js';
 import type { Feature } from './context.js';
-import { t } from './i18n.js';
 
 export const MARKED = 'data-owc-marked';
 const HIGHLIGHT = 'owc-claim';
-const BUTTONS = '.owc-cite';
 // A sentence is read back this far at most, in characters and in nodes passed: a paragraph
 // without a full stop, or of thousands of empty elements, costs no more.
 const READ_BACK = 2_000;
@@ -27,30 +25,9 @@ const ENDS = new Set(['.', '!', '?', '。', '！', '？']);
 const WIDE_ENDS = new Set(['。', '！', '？']); // end a sentence without a space after them
 const isBlank = (c: string): boolean => c === ' ' || c === '\n' || c === '\t' || c === '\u00a0';
 
-/** Every citation button of a message, in reading order. */
-export const citationButtons = (message: ParentNode): HTMLButtonElement[] => [
-  ...message.querySelectorAll<HTMLButtonElement>(BUTTONS),
-];
-
 /** The buttons of a message that cite source `index`, in reading order. */
 export const placesOf = (message: ParentNode | null, index: number): HTMLButtonElement[] =>
   message ? citationButtons(message).filter((button) => button.dataset.owcIndex === String(index)) : [];
-
-// A label is a few times cheaper than a link made (linkers/pass.ts PER_STEP).
-const LABELS_PER_STEP = 64;
-
-/** Names each button for a screen reader: "citation 3 of 7: source 2, <title>"; in steps (a crafted
- * answer has thousands of buttons). */
-export function* labelCitations(message: ParentNode, byIndex: ReadonlyMap<number, Citation>): Generator<void> {
-  const buttons = citationButtons(message);
-  for (const [k, button] of buttons.entries()) {
-    if (k > 0 && k % LABELS_PER_STEP === 0) yield;
-    const citation = byIndex.get(Number(button.dataset.owcIndex));
-    if (!citation) continue;
-    const label = t('citation', { k: k + 1, total: buttons.length, n: citation.index, title: citation.title });
-    if (button.getAttribute('aria-label') !== label) button.setAttribute('aria-label', label);
-  }
-}
 
 const isSkipped = (node: Node): boolean => node instanceof Element && node.matches('button, .owc-unnamed');
 

@@ -5,7 +5,7 @@ import { guard } from '../guard.js';
 import type { Feature } from './context.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
-import { onSettingsChangedElsewhere, type Settings, SHOWN_CHOICES, saveSettings, settings } from './settings.js';
+import { type Settings, SHOWN_CHOICES, saveSettings, settings } from './settings.js';
 
 export function settingsPanel(id: string): HTMLElement {
   const current = settings();
@@ -66,9 +66,8 @@ export function togglePanel(toggle: HTMLElement, open = toggle.getAttribute('ari
 }
 
 /** The settings panel: opened and closed from its toggle (Escape closes it), each change saved and
- * applied at once to every answer, as a change made in another tab is. */
+ * applied at once to every answer (a change made in another tab is ui/index.ts's, in the first part). */
 export const initSettingsPanel: Feature = (ui, signal) => {
-  onSettingsChangedElsewhere(guard('ui', ui.applyAll), signal);
   document.addEventListener(
     'click',
     guard('ui', (event: MouseEvent) => {
