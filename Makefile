@@ -100,7 +100,7 @@ test-e2e-oldest:
 test-e2e-webext: setup install-extension
 	E2E_DELIVERY=webext $(VENV_PY) -m pytest tests/e2e -m "per_route and not other_mode" -k "packaging or perplexity or azure"
 	E2E_DELIVERY=webext $(VENV_PY) -m pytest tests/e2e -m "per_route and not other_mode" --browser firefox
-	E2E_DELIVERY=userscript $(VENV_PY) -m pytest tests/e2e -m "per_route and not other_mode" -k "perplexity or status"
+	E2E_DELIVERY=userscript $(VENV_PY) -m pytest tests/e2e -m "per_route and not other_mode" -k "perplexity or status or second_part"
 
 # Every scenario, streamed and not and after a reload, on every line (about 9 min a line); the other
 # end-to-end tests run in make test on the pinned and oldest lines (MATRIX_ARGS= runs them all here too).

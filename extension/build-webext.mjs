@@ -77,18 +77,23 @@ const writeJson = (path, value) => writeFileSync(path, `${JSON.stringify(value, 
 
 /** Writes the extension directories and the userscript into `dist`; the bundle and its `parts`
  * (a directory of `dist`) must be built. */
-export async function buildWebext({ version, dist, statics, sources, parts, whole }) {
+export async function buildWebext({ version, dist, statics, sources, parts, partNames, whole }) {
   const chromium = manifest(version);
   const dir = `${dist}/webext`;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   await build({
-    entryPoints: { background: `${sources}/background.ts`, options: `${sources}/options.ts` },
+    entryPoints: {
+      background: `${sources}/background.ts`,
+      options: `${sources}/options.ts`,
+      relay: `${sources}/relay.ts`,
+    },
     outdir: dir,
     bundle: true,
     format: 'iife',
     platform: 'browser',
     target: ['chrome110', 'firefox128'],
+    define: { PART_NAMES: JSON.stringify(partNames) },
     logLevel: 'warning',
   });
   for (const file of ['owui-citations.js', 'owui-citations.js.map']) copyFileSync(`${dist}/${file}`, `${dir}/${file}`);

@@ -263,5 +263,6 @@ await buildWebext({
   statics: here('src/webext'),
   sources: here('src/webext'),
   parts: PARTS_DIR,
+  partNames: Object.keys(PARTS),
   whole: whole.outputFiles.find((file) => file.path.endsWith('.js')).text,
 });

@@ -2,12 +2,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import {
-  contentScript,
+  contentScripts,
   originPattern,
   pagePatterns,
   patternLabel,
+  RELAY_ID,
+  requestedPart,
   SCRIPT_ID,
-  syncStep,
+  syncSteps,
   wildcardGrants,
 } from './patterns.js';
 
@@ -91,22 +93,40 @@ test('an origin pattern is shown as the address the user typed', () => {
   assert.equal(patternLabel('http://localhost:3000/*'), 'http://localhost:3000');
 });
 
-test('the content script runs the bundle in the page world, at document_start, in the top frame, always', () => {
-  assert.deepEqual(contentScript(['http://127.0.0.1/*']), {
-    id: SCRIPT_ID,
-    js: ['owui-citations.js'],
+test("the bundle runs in the page's world, its relay in the extension's, at document_start, in the top frame, always", () => {
+  const common = {
     matches: ['http://127.0.0.1/*'],
     runAt: 'document_start',
-    world: 'MAIN',
     allFrames: false,
     persistAcrossSessions: true,
-  });
+  };
+  assert.deepEqual(contentScripts(['http://127.0.0.1/*']), [
+    { id: SCRIPT_ID, js: ['owui-citations.js'], world: 'MAIN', ...common },
+    { id: RELAY_ID, js: ['relay.js'], world: 'ISOLATED', ...common },
+  ]);
 });
 
-test('one script id: registered once, then updated; unregistered when no origin is left', () => {
+test('each script registered once, then updated (the relay too where only the bundle was); unregistered when no origin is left', () => {
   const matches = ['https://chat.example.com/*'];
-  assert.deepEqual(syncStep(false, matches), { action: 'register', script: contentScript(matches) });
-  assert.deepEqual(syncStep(true, matches), { action: 'update', script: contentScript(matches) });
-  assert.deepEqual(syncStep(true, []), { action: 'unregister' });
-  assert.deepEqual(syncStep(false, []), { action: 'none' });
+  const [bundle, relay] = contentScripts(matches);
+  assert.deepEqual(syncSteps([], matches), { register: [bundle, relay], update: [], unregister: [] });
+  assert.deepEqual(syncSteps([SCRIPT_ID, RELAY_ID], matches), {
+    register: [],
+    update: [bundle, relay],
+    unregister: [],
+  });
+  assert.deepEqual(syncSteps([SCRIPT_ID], matches), { register: [relay], update: [bundle], unregister: [] });
+  assert.deepEqual(syncSteps([SCRIPT_ID, RELAY_ID], []), {
+    register: [],
+    update: [],
+    unregister: [SCRIPT_ID, RELAY_ID],
+  });
+  assert.deepEqual(syncSteps([], []), { register: [], update: [], unregister: [] });
+});
+
+test("the background runs only the build's parts, whatever a page asks for", () => {
+  const names = ['features', 'locale-fr-FR'];
+  assert.equal(requestedPart({ part: 'features' }, names), 'features');
+  for (const message of [{ part: '../../evil' }, { part: 'https://evil.example/x.js' }, { part: 1 }, null, 'features'])
+    assert.equal(requestedPart(message, names), null);
 });

@@ -7,6 +7,8 @@
 
 export const SCRIPT_ID = 'owui-citations';
 export const BUNDLE = 'owui-citations.js';
+export const RELAY_ID = 'owui-citations-relay';
+export const RELAY = 'relay.js';
 
 /**
  * The origin match pattern for an address the user typed: `https://chat.example.com/c/1` →
@@ -58,28 +60,40 @@ export function patternLabel(pattern: string): string {
 }
 
 /**
- * The content script for `matches`: the page's own world (the bundle patches the page's fetch
- * and WebSocket) at document_start (before Open WebUI's scripts, so a loader.js the server also
- * installed finds `window.owuiCitations` and stands down), top frame only.
+ * The content scripts for `matches`, in the top frame only, persistent: the bundle, in the page's
+ * own world (it patches the page's fetch and WebSocket) at document_start (before Open WebUI's
+ * scripts, so that a loader.js the server also installed finds `window.owuiCitations` and stands
+ * down); and beside it, in the extension's isolated world, the relay through which the bundle asks
+ * the background for a part it loads on first use (relay.ts).
  */
-export function contentScript(matches: string[]): chrome.scripting.RegisteredContentScript {
+export function contentScripts(matches: string[]): chrome.scripting.RegisteredContentScript[] {
+  const common = { matches, runAt: 'document_start', allFrames: false, persistAcrossSessions: true } as const;
+  return [
+    { id: SCRIPT_ID, js: [BUNDLE], world: 'MAIN', ...common },
+    { id: RELAY_ID, js: [RELAY], world: 'ISOLATED', ...common },
+  ];
+}
+
+export interface SyncSteps {
+  register: chrome.scripting.RegisteredContentScript[];
+  update: chrome.scripting.RegisteredContentScript[];
+  unregister: string[];
+}
+
+/** What brings the registered scripts (`registered`: their ids) in line with the granted origins:
+ * each registered once then updated, all unregistered when no origin is left. */
+export function syncSteps(registered: readonly string[], matches: string[]): SyncSteps {
+  if (matches.length === 0) return { register: [], update: [], unregister: [...registered] };
+  const scripts = contentScripts(matches);
   return {
-    id: SCRIPT_ID,
-    js: [BUNDLE],
-    matches,
-    runAt: 'document_start',
-    world: 'MAIN',
-    allFrames: false,
-    persistAcrossSessions: true,
+    register: scripts.filter((script) => !registered.includes(script.id)),
+    update: scripts.filter((script) => registered.includes(script.id)),
+    unregister: [],
   };
 }
 
-export type SyncStep =
-  | { action: 'register' | 'update'; script: chrome.scripting.RegisteredContentScript }
-  | { action: 'unregister' | 'none' };
-
-/** What brings the registered script in line with the granted origins. */
-export function syncStep(registered: boolean, matches: string[]): SyncStep {
-  if (matches.length === 0) return { action: registered ? 'unregister' : 'none' };
-  return { action: registered ? 'update' : 'register', script: contentScript(matches) };
+/** A part the bundle asked for (relay.ts), if it is one of the build's (`names`): never a file the page names. */
+export function requestedPart(message: unknown, names: readonly string[]): string | null {
+  const part = (message as { part?: unknown } | null)?.part;
+  return typeof part === 'string' && names.includes(part) ? part : null;
 }
