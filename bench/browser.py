@@ -28,6 +28,20 @@ Mode = Literal["with", "without"]
 PROBE = Path(__file__).with_name("probe.js")
 BUNDLE = ROOT / "extension" / "dist" / "owui-citations.js"
 EXTENSION_URL = "/static/loader.js"
+# The bundle's other parts, which it loads on first use from beside itself (extension/build.mjs).
+PARTS = BUNDLE.parent / "owui-citations-parts"
+PARTS_URL = "/static/owui-citations-parts/"
+
+
+def script_of(url: str) -> Path | None:
+    """The extension's file served at ``url`` (its first part as loader.js, or another part), None
+    for any other script."""
+    if url.endswith(EXTENSION_URL):
+        return BUNDLE
+    name = url.split("?", 1)[0].rpartition(PARTS_URL)[2]
+    return PARTS / name if PARTS_URL in url and name.endswith(".js") and "/" not in name else None
+
+
 # The extension's hooks (by source file) and the native calls they make on the app's behalf:
 # the app's own cost, not the extension's (its fetch, its WebSocket and XHR open, the favicon
 # guard's setAttribute). The extension's own requests (persist/) stay its own.
@@ -43,11 +57,11 @@ TRACE_CATEGORIES = [
 TASKS = {"RunTask", "ThreadControllerImpl::RunTask"}
 
 
-def locate(positions: list[tuple[int, int]]) -> dict[tuple[int, int], str]:
-    """The source file and line ("capture/fetch.ts:51") of functions of the minified bundle,
-    from its source map (bench/locate.mjs)."""
+def locate(script: Path, positions: list[tuple[int, int]]) -> dict[tuple[int, int], str]:
+    """The source file and line ("capture/fetch.ts:51") of functions of a minified part of the
+    bundle, from its source map (bench/locate.mjs)."""
     located = subprocess.run(
-        ["node", str(Path(__file__).with_name("locate.mjs")), f"{BUNDLE}.map"],
+        ["node", str(Path(__file__).with_name("locate.mjs")), f"{script}.map"],
         input=json.dumps(positions),
         capture_output=True,
         text=True,
@@ -165,7 +179,7 @@ def main_thread(events: list[dict[str, Any]]) -> tuple[dict[str, Any], list[tupl
 
 def attribute(
     profile: dict[str, Any],
-    locate: Callable[[list[tuple[int, int]]], dict[tuple[int, int], str]] = locate,
+    locate: Callable[[Path, list[tuple[int, int]]], dict[tuple[int, int], str]] = locate,
     tasks: list[tuple[float, float]] | None = None,
 ) -> dict[str, Any]:
     """A sample belongs to the script of its innermost JavaScript frame; native frames (DOM
@@ -190,12 +204,16 @@ def attribute(
             owner[walked_id] = owner[node_id]
         return owner[node_id]
 
-    ours = {
-        (node["callFrame"]["lineNumber"], node["callFrame"]["columnNumber"])
-        for node in profile["nodes"]
-        if node["callFrame"]["url"].endswith(EXTENSION_URL)
+    ours: dict[Path, set[tuple[int, int]]] = {}
+    for node in profile["nodes"]:
+        script = script_of(node["callFrame"]["url"])
+        if script is not None:
+            ours.setdefault(script, set()).add((node["callFrame"]["lineNumber"], node["callFrame"]["columnNumber"]))
+    source = {
+        (script, position): where
+        for script, positions in ours.items()
+        for position, where in locate(script, sorted(positions)).items()
     }
-    source = locate(sorted(ours)) if ours else {}
     extension = busy = 0.0
     functions: Counter[str] = Counter()
     tasks = tasks or []
@@ -209,9 +227,10 @@ def attribute(
         # "(idle)" and the bare root are the main thread waiting.
         if frame["url"] or frame["functionName"] not in ("(idle)", "(root)"):
             busy += delta_us
-        if not frame["url"].endswith(EXTENSION_URL):
+        script = script_of(frame["url"])
+        if script is None:
             continue
-        at = source[(frame["lineNumber"], frame["columnNumber"])]
+        at = source[(script, (frame["lineNumber"], frame["columnNumber"]))]
         call = nodes[node_id]["callFrame"]
         if not call["url"] and made_for_the_app(call["functionName"], at):
             continue
@@ -246,7 +265,15 @@ def open_tab(browser: Browser, mode: Mode, bundle: Path = BUNDLE, fault: str | N
     def serve_loader(route: Route) -> None:
         route.fulfill(status=200, content_type="application/javascript", body=body)
 
+    def serve_part(route: Route) -> None:  # what the installer puts beside loader.js
+        part = script_of(route.request.url)
+        if mode == "with" and part is not None and part.is_file():
+            route.fulfill(status=200, content_type="application/javascript", body=part.read_bytes())
+        else:
+            route.fulfill(status=404, body=b"")
+
     context.route(f"**{EXTENSION_URL}*", serve_loader)
+    context.route(f"**{PARTS_URL}*", serve_part)
     page = context.new_page()
     cdp = context.new_cdp_session(page)
     cdp.send("Performance.enable")

@@ -22,9 +22,10 @@ def take_snapshot(cdp: CDPSession) -> dict[str, Any]:
     return json.loads("".join(chunks))
 
 
-def retained_through_script(snapshot: dict[str, Any], script_url_suffix: str) -> dict[str, int]:
-    """Bytes reachable from the root only through closures of the script whose URL ends so, by
-    kind of object (its type, and its constructor's or code's name)."""
+def retained_through_script(snapshot: dict[str, Any], script_url_suffix: str | tuple[str, ...]) -> dict[str, int]:
+    """Bytes reachable from the root only through closures of the scripts whose URL ends so (one
+    ending, or any of several: the bundle's parts), by kind of object (its type, and its
+    constructor's or code's name)."""
     meta = snapshot["snapshot"]["meta"]
     node_fields, edge_fields = meta["node_fields"], meta["edge_fields"]
     nf, ef = len(node_fields), len(edge_fields)

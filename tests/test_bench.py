@@ -52,7 +52,9 @@ def test_the_apps_calls_through_the_extensions_hooks_count_for_the_app() -> None
     }
     # Where the minified functions come from (the bundle's source map, in a real profile).
     sources = {2: "capture/fetch.ts:51", 4: "persist/openwebui.ts:60", 6: "ui/favicons.ts:34", 8: "ui/dom.ts:12"}
-    measured = attribute(profile, lambda positions: {(line, column): sources[column] for line, column in positions})
+    measured = attribute(
+        profile, lambda _script, positions: {(line, column): sources[column] for line, column in positions}
+    )
     assert measured["extension_ms"] == 2 + 8 + 32  # our fetch, our setAttribute, the hook's own JavaScript
     assert measured["busy_ms"] == 63
     assert measured["extension_functions"]["capture/fetch.ts:51"] == 32
@@ -111,7 +113,35 @@ def test_the_longest_task_is_the_most_of_the_extensions_time_within_one_task_of_
     ]
     profile, tasks = main_thread(events)
     assert tasks == [(100_000, 110_000), (110_000, 130_000)]
-    measured = attribute(profile, lambda positions: dict.fromkeys(positions, "ui/message.ts:1"), tasks)
+    measured = attribute(profile, lambda _script, positions: dict.fromkeys(positions, "ui/message.ts:1"), tasks)
     assert measured["extension_ms"] == 17
     assert measured["longest_task_ms"] == 14
     assert measured["longest_task_functions"] == {"ui/message.ts:1": 14}
+
+
+def test_a_part_loaded_on_first_use_counts_for_the_extension_located_by_its_own_source_map() -> None:
+    """The modal's code comes in a part beside loader.js (extension/build.mjs): its samples are
+    the extension's, its functions found in that part's source map, not the first part's."""
+    from bench.browser import BUNDLE
+    from bench.browser import PARTS
+    from bench.browser import attribute
+
+    def frame(node_id: int, url: str, children: list[int]) -> dict:
+        call = {"functionName": "f", "url": url, "lineNumber": 0, "columnNumber": node_id}
+        return {"id": node_id, "callFrame": call, "children": children}
+
+    owui = "http://owui/static/"
+    profile = {
+        "nodes": [
+            frame(1, "", [2, 3, 4]),
+            frame(2, owui + "loader.js", []),
+            frame(3, owui + "owui-citations-parts/features.js", []),
+            frame(4, owui + "owui-citations-parts/../../app.js", []),  # no part of ours
+        ],
+        "samples": [2, 3, 4],
+        "timeDeltas": [1000, 2000, 4000],
+    }
+    maps = {BUNDLE: "ui/message.ts:1", PARTS / "features.js": "ui/modal.ts:1"}
+    measured = attribute(profile, lambda script, positions: dict.fromkeys(positions, maps[script]))
+    assert measured["extension_ms"] == 3
+    assert measured["extension_functions"] == {"ui/message.ts:1": 1, "ui/modal.ts:1": 2}
