@@ -37,6 +37,7 @@ const localeCodes = (() => {
 })();
 const PARTS = {
   features: here('src/parts/features.ts'),
+  // parts/languages.ts languagePart
   ...Object.fromEntries(localeCodes.map((code) => [`locale-${code}`, `${LOCALES}/${code}.ts`])),
 };
 
