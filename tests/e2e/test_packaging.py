@@ -18,6 +18,7 @@ from devstack.owui import last_answer_id
 from devstack.owui import open_new_chat
 from devstack.owui import send
 from devstack.owui import set_user_settings
+from devstack.owui import wait_until
 from devstack.processes import ROOT
 from devstack.stack import Stack
 from tests.e2e.checks import EXPECTED
@@ -115,3 +116,30 @@ def test_a_click_that_needs_the_second_part_acts_on_a_fresh_page(page: Page, sta
     # Beside loader.js; the browser extension's background runs it without a request; the userscript has it in.
     assert parts == ([f"{stack.webui_url}/static/owui-citations-parts/features.js"] if DELIVERY == "loader" else [])
     assert console.problems == []
+
+
+@pytest.mark.skipif(DELIVERY != "loader", reason="loader.js's parts, fetched beside it")
+def test_a_part_that_failed_to_load_warns_once_and_the_next_click_loads_it(page: Page, stack: Stack) -> None:
+    """The part beside loader.js answers 404 once (a deployment mid-upgrade, a proxy's hiccup):
+    one warning, Open WebUI goes on, and the next click that needs the part loads it and acts."""
+    failed: list[str] = []
+
+    def fail_once(route: Route) -> None:
+        if failed:
+            route.continue_()
+        else:
+            failed.append(route.request.url)
+            route.fulfill(status=404, body="")
+
+    page.route("**/owui-citations-parts/**", fail_once)
+    console = Console().watch(page)
+    set_user_settings(stack, stream=True)
+    open_new_chat(page, stack, "perplexity")
+    send(page)
+    answer = Answer(page, last_answer_id(page))
+    answer.source_list.hover()  # the pointer on our list: the part is fetched ahead of a click
+    assert wait_until(page, lambda: any("could not be loaded" in problem for problem in console.problems), every_ms=50)
+    answer.buttons.first.click()
+    expect(answer.modal).to_be_visible()
+    assert len(failed) == 1
+    assert len(console.problems) == 1 and "features.js could not be loaded; tried again" in console.problems[0]
