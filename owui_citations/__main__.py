@@ -23,6 +23,7 @@ from pathlib import Path
 
 from .installer import BACKUP
 from .installer import BUNDLE
+from .installer import PARTS
 from .installer import InstallError
 from .installer import Status
 from .installer import bundle_version
@@ -43,6 +44,7 @@ from .relay import relay_status
 from .relay import uninstall_relay
 from .served import Unreachable
 from .served import served
+from .served import served_part
 
 TOKEN_VARIABLE = "OWUI_CITATIONS_TOKEN"
 
@@ -77,6 +79,16 @@ def served_line(url: str, found: Status) -> tuple[str, bool]:
         return (
             f"Served by {url}: version {shown}, but the code chained after it differs from {BACKUP}: "
             "restart Open WebUI after installing.",
+            False,
+        )
+    # Each part as packaged, one byte more read: a part that differs, even by code appended, is seen.
+    unlike = [name for name, data in found.parts.items() if served_part(url, f"{PARTS}/{name}", len(data) + 1) != data]
+    if unlike:
+        return (
+            f"Served by {url}: version {shown}, but not its parts as packaged ({', '.join(unlike)} under "
+            f"/static/{PARTS}/: missing or changed): what needs them (the source window, export, the settings, "
+            "other languages) does not work. Run `owui-citations install`, restart Open WebUI, and check that a "
+            f"proxy or a mount serves /static/{PARTS}/.",
             False,
         )
     return f"Served by {url}: yes, version {shown} (Open WebUI {running.open_webui}).", True

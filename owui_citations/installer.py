@@ -454,6 +454,7 @@ class Status:
     bundle: bytes  # the packaged bundle, and its version
     version: str
     backup: bytes  # the loader.js that install chains after the bundle (empty: none)
+    parts: dict[str, bytes]  # the bundle's other parts, by file name in PARTS/
 
 
 def open_webui_version(frontend: Path) -> str:
@@ -500,7 +501,7 @@ def status(frontend: Path, bundle: Path = BUNDLE) -> Status:
     backends_ok = backends_status(backends, lines)
 
     def found(ok: bool) -> Status:
-        return Status(lines, ok and backends_ok, bundle_data, packaged, backup or b"")
+        return Status(lines, ok and backends_ok, bundle_data, packaged, backup or b"", parts)
 
     if installed is None:
         if backup is not None:

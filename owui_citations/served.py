@@ -1,4 +1,5 @@
-"""What a running Open WebUI serves: its version and its /static/loader.js (standard library only)."""
+"""What a running Open WebUI serves: its version, its /static/loader.js and the parts beside it
+(standard library only)."""
 
 import json
 import urllib.error
@@ -31,6 +32,14 @@ def _get(url: str, limit: int) -> bytes:
             return b"".join(parts)
     except (urllib.error.URLError, OSError, ValueError) as error:
         raise Unreachable(f"{url}: {printable(str(getattr(error, 'reason', error)))}") from error
+
+
+def served_part(base_url: str, path: str, part_bytes: int) -> bytes | None:
+    """The start of a file beside loader.js (``path`` under /static/), None if it is not served."""
+    try:
+        return _get(f"{base_url.rstrip('/')}/static/{path}", part_bytes)
+    except Unreachable:
+        return None
 
 
 def served(base_url: str, loader_bytes: int) -> Served:

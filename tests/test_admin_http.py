@@ -20,6 +20,7 @@ from owui_citations.__main__ import main
 from owui_citations.installer import CHAINED
 from tests.functions_api import FunctionsApi
 from tests.installer_support import CUSTOMISED
+from tests.installer_support import fake_parts
 from tests.installer_support import make_frontend
 from tests.installer_support import run
 
@@ -146,15 +147,19 @@ def test_plain_http_to_this_machine_is_allowed(
     assert no_connection != [] and "no network" in capsys.readouterr().err
 
 
-def fake_open_webui(version: str, loader: bytes) -> type[BaseHTTPRequestHandler]:
-    """An Open WebUI that reports ``version`` and serves ``loader`` as its loader.js."""
+def fake_open_webui(version: str, loader: bytes, files: dict[str, bytes] | None = None) -> type[BaseHTTPRequestHandler]:
+    """An Open WebUI that reports ``version`` and serves ``loader`` as its loader.js, and ``files``
+    under /static/ (by their path there)."""
 
     class OpenWebUI(Quiet):
         def do_GET(self) -> None:
+            static = (files or {}).get(self.path.removeprefix("/static/"))
             if self.path == "/api/version":
                 self.answer(200, json.dumps({"version": version}).encode(), {"Content-Type": "application/json"})
             elif self.path == "/static/loader.js":
                 self.answer(200, loader, {"Content-Type": "application/javascript"})
+            elif static is not None:
+                self.answer(200, static, {"Content-Type": "application/javascript"})
             else:
                 self.answer(404, b"")
 
@@ -235,3 +240,23 @@ def test_a_function_that_only_mentions_the_relays_title_is_not_taken_for_it() ->
         )
     assert FunctionsApi.functions[relay.FUNCTION_ID] == theirs
     assert not any(call.startswith(("POST", "DELETE")) for call in FunctionsApi.calls)
+
+
+@pytest.mark.parametrize("serves", ["its parts", "no parts (a mount or a proxy without them)", "a part changed"])
+def test_status_says_whether_the_parts_beside_loader_are_served_as_packaged(
+    frontend: Path, bundle: Path, monkeypatch: pytest.MonkeyPatch, serves: str
+) -> None:
+    monkeypatch.delenv("OWUI_CITATIONS_TOKEN", raising=False)
+    files = fake_parts(bundle, "0.2.0")
+    assert run("install", "--frontend-dir", str(frontend), "--bundle", str(bundle)).returncode == 0
+    parts = {path: (bundle.parent / path).read_bytes() for path in files}
+    if serves.startswith("no parts"):
+        parts = {}
+    elif serves == "a part changed":
+        parts[files[0]] += EVIL
+    with serving(fake_open_webui("0.12.4", (frontend / "static" / "loader.js").read_bytes(), parts)) as url:
+        result = run(*command("status", url, frontend, bundle))
+    if serves == "its parts":
+        assert result.returncode == 0 and f"Served by {url}: yes, version 0.2.0" in result.stdout, result.stdout
+    else:
+        assert result.returncode == 1 and "but not its parts as packaged (features.js" in result.stdout, result.stdout
