@@ -37,7 +37,7 @@ const localeCodes = (() => {
 })();
 const PARTS = {
   features: here('src/parts/features.ts'),
-  // parts/languages.ts languagePart
+  // `locale-<code>`, the name parts/languages.ts asks for
   ...Object.fromEntries(localeCodes.map((code) => [`locale-${code}`, `${LOCALES}/${code}.ts`])),
 };
 

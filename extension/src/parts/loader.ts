@@ -23,7 +23,7 @@ export type PartFactory = (shared: (index: number) => unknown) => unknown;
 /**
  * Puts part `name` (its file `file`) into the page; resolves once its script has run (it registered
  * itself then, or did not: `load` tells), rejects when it could not be loaded. `accepts` says whether
- * a registration happening now comes from the script asked for (null: it cannot tell).
+ * a registration happening now comes from the script asked for (absent: the delivery cannot tell).
  */
 export interface Inject {
   (name: string, file: string): Promise<void>;
