@@ -17,8 +17,9 @@ import { guard, offSignal } from './guard.js';
 import { createChatReader } from './persist/chat-reader.js';
 import { startStore } from './persist/store.js';
 import { blockFaviconService } from './ui/favicons.js';
-import { locale } from './ui/i18n.js';
+import { languageReady, locale, setMessagesLoader } from './ui/i18n.js';
 import { startUi } from './ui/index.js';
+import { importLocale } from './ui/locale-modules.js';
 
 declare const VERSION: string;
 
@@ -73,7 +74,9 @@ guard('boot', () => {
   guard('persist', startStore)(hub, fetch, activity);
   // Not the UI's: with the UI off, the sources persist stored still make Open WebUI draw favicons.
   guard('favicons', blockFaviconService)(offSignal('favicons'));
-  const start = guard('ui', () => startUi(hub, createChatReader(fetch)));
+  setMessagesLoader(importLocale);
+  // The page's language in before the first pass draws, so that pass speaks it (English at worst).
+  const start = () => void languageReady().then(guard('ui', () => startUi(hub, createChatReader(fetch))));
   if (document.body) start();
   else document.addEventListener('DOMContentLoaded', start, { once: true });
 })();
