@@ -18,7 +18,7 @@ const messages: Partial<Messages> = {
   raw: 'Bal {n}',
   notVerbatim: 'Hərfi deyil: bu sitat mənbə mətnində tapılmadı.',
   ofTotal: '{n} / {total}',
-  copyAll: 'Bütün mənbələri kopyala',
+  copyAll: 'Hamısını kopyala',
   settings: 'Sitat ayarları',
   settingShown: '“Hamısını göstər”dən əvvəl göstərilən mənbələr',
   settingAll: 'Hamısı',

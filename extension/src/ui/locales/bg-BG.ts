@@ -18,7 +18,7 @@ const messages: Partial<Messages> = {
   raw: 'Оценка {n}',
   notVerbatim: 'Не е дословно: този цитат не е намерен в текста на източника.',
   ofTotal: '{n} от {total}',
-  copyAll: 'Копиране на всички източници',
+  copyAll: 'Копирай всички',
   settings: 'Настройки на цитатите',
   settingShown: 'Източници, показани преди „Показване на всички“',
   settingAll: 'Всички',

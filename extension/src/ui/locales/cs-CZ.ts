@@ -18,7 +18,7 @@ const messages: Partial<Messages> = {
   raw: 'Skóre {n}',
   notVerbatim: 'Není doslovné: tato citace nebyla v textu zdroje nalezena.',
   ofTotal: '{n} z {total}',
-  copyAll: 'Kopírovat všechny zdroje',
+  copyAll: 'Kopírovat vše',
   settings: 'Nastavení citací',
   settingShown: 'Zdroje zobrazené před „Zobrazit vše“',
   settingAll: 'Vše',

@@ -18,7 +18,7 @@ const messages: Partial<Messages> = {
   raw: 'Wert {n}',
   notVerbatim: 'Nicht wörtlich: Dieses Zitat steht so nicht im Quelltext.',
   ofTotal: '{n} von {total}',
-  copyAll: 'Alle Quellen kopieren',
+  copyAll: 'Alle kopieren',
   settings: 'Einstellungen für Quellenangaben',
   settingShown: 'Angezeigte Quellen vor „Alle anzeigen“',
   settingAll: 'Alle',

@@ -18,7 +18,7 @@ const messages: Partial<Messages> = {
   raw: 'Score {n}, wow',
   notVerbatim: 'Not verbatim, much sad: this quote not found in source text.',
   ofTotal: '{n} of {total}',
-  copyAll: 'Copy all sources, wow',
+  copyAll: 'Copy all, wow',
   settings: 'Many Citation Settings',
   settingShown: 'Sources shown before “Show all”, such number',
   settingAll: 'All',

@@ -18,7 +18,7 @@ const messages: Partial<Messages> = {
   raw: 'Βαθμός {n}',
   notVerbatim: 'Όχι αυτολεξεί: αυτό το απόσπασμα δεν βρέθηκε στο κείμενο της πηγής.',
   ofTotal: '{n} από {total}',
-  copyAll: 'Αντιγραφή όλων των πηγών',
+  copyAll: 'Αντιγραφή όλων',
   settings: 'Ρυθμίσεις παραπομπών',
   settingShown: 'Πηγές που εμφανίζονται πριν από το «Εμφάνιση όλων»',
   settingAll: 'Όλες',

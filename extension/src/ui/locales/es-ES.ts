@@ -18,7 +18,7 @@ const messages: Partial<Messages> = {
   raw: 'Puntuación {n}',
   notVerbatim: 'No literal: esta cita no aparece en el texto de la fuente.',
   ofTotal: '{n} de {total}',
-  copyAll: 'Copiar todas las fuentes',
+  copyAll: 'Copiar todas',
   settings: 'Ajustes de las citas',
   settingShown: 'Fuentes mostradas antes de «Mostrar todas»',
   settingAll: 'Todas',

@@ -1,7 +1,7 @@
 import type { Messages } from '../i18n.js';
 
 const messages: Partial<Messages> = {
-  sources: 'Mga pinagmulan',
+  sources: 'Pinagmulan',
   showAll: 'Ipakita ang lahat ng {n} pinagmulan',
   showFewer: 'Ipakita ang mas kaunti',
   source: 'Pinagmulan {n}: {title}',

@@ -18,7 +18,7 @@ const messages: Partial<Messages> = {
   raw: 'Score {n}',
   notVerbatim: 'Citation non littérale : ce passage est introuvable dans le texte source.',
   ofTotal: '{n} sur {total}',
-  copyAll: 'Copier toutes les sources',
+  copyAll: 'Tout copier',
   settings: 'Réglages des citations',
   settingShown: 'Sources affichées avant « Afficher tout »',
   settingAll: 'Toutes',

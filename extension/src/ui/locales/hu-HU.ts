@@ -18,7 +18,7 @@ const messages: Partial<Messages> = {
   raw: 'Pontszám {n}',
   notVerbatim: 'Nem szó szerinti: ez az idézet nem található a forrás szövegében.',
   ofTotal: '{n}/{total}',
-  copyAll: 'Összes forrás másolása',
+  copyAll: 'Összes másolása',
   settings: 'Hivatkozások beállításai',
   settingShown: 'A „Mind mutatása” előtt látható források',
   settingAll: 'Mind',

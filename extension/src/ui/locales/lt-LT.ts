@@ -18,7 +18,7 @@ const messages: Partial<Messages> = {
   raw: 'Balas {n}',
   notVerbatim: 'Ne pažodžiui: ši citata nerasta šaltinio tekste.',
   ofTotal: '{n} iš {total}',
-  copyAll: 'Kopijuoti visus šaltinius',
+  copyAll: 'Kopijuoti visus',
   settings: 'Citavimo nustatymai',
   settingShown: 'Šaltiniai, rodomi prieš „Rodyti visus“',
   settingAll: 'Visi',

@@ -18,7 +18,7 @@ const messages: Partial<Messages> = {
   raw: 'Score {n}',
   notVerbatim: 'Niet letterlijk: dit citaat is niet gevonden in de brontekst.',
   ofTotal: '{n} van {total}',
-  copyAll: 'Alle bronnen kopiëren',
+  copyAll: 'Alles kopiëren',
   settings: 'Instellingen voor bronvermelding',
   settingShown: 'Bronnen getoond vóór ‘Alle tonen’',
   settingAll: 'Alle',

@@ -18,7 +18,7 @@ const messages: Partial<Messages> = {
   raw: 'Оценка {n}',
   notVerbatim: 'Не дословно: эта цитата не найдена в тексте источника.',
   ofTotal: '{n} из {total}',
-  copyAll: 'Копировать все источники',
+  copyAll: 'Копировать все',
   settings: 'Настройки цитирования',
   settingShown: 'Сколько источников показывать до «Показать все»',
   settingAll: 'Все',

@@ -18,7 +18,7 @@ const messages: Partial<Messages> = {
   raw: 'Puan {n}',
   notVerbatim: 'Birebir değil: bu alıntı kaynak metinde bulunamadı.',
   ofTotal: '{n} / {total}',
-  copyAll: 'Tüm kaynakları kopyala',
+  copyAll: 'Tümünü kopyala',
   settings: 'Kaynak gösterme ayarları',
   settingShown: '“Tümünü göster”den önce gösterilen kaynaklar',
   settingAll: 'Tümü',

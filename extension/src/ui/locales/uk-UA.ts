@@ -18,7 +18,7 @@ const messages: Partial<Messages> = {
   raw: 'Оцінка {n}',
   notVerbatim: 'Не дослівно: цю цитату не знайдено в тексті джерела.',
   ofTotal: '{n} з {total}',
-  copyAll: 'Копіювати всі джерела',
+  copyAll: 'Копіювати всі',
   settings: 'Налаштування цитування',
   settingShown: 'Скільки джерел показувати до «Показати всі»',
   settingAll: 'Усі',
