@@ -16,12 +16,13 @@ import { watchSources } from './capture/source-warnings.js';
 import { DECLARATIONS_KEY } from './core/index.js';
 import { guard, offSignal } from './guard.js';
 import { INLINE } from './parts/inline.js';
+import { messagesFromParts } from './parts/languages.js';
 import { createParts, exposeRegister, relayInject, scriptInject } from './parts/loader.js';
 import { SHARED } from './parts/shared.js';
 import { createChatReader } from './persist/chat-reader.js';
 import { startStore } from './persist/store.js';
 import { blockFaviconService } from './ui/favicons.js';
-import { locale } from './ui/i18n.js';
+import { languageReady, locale, setMessagesLoader } from './ui/i18n.js';
 import { startUi } from './ui/index.js';
 import type { LazyFeatures } from './ui/lazy.js';
 
@@ -93,7 +94,9 @@ guard('boot', () => {
   // In the first part already (the userscript), or loaded on first use.
   const features =
     (parts.loaded('features') as LazyFeatures | undefined) ?? (() => parts.load('features') as Promise<LazyFeatures>);
-  const start = guard('ui', () => startUi(hub, createChatReader(fetch), features));
+  setMessagesLoader(messagesFromParts(parts));
+  // The page's language in before the first pass draws, so that pass speaks it (English at worst).
+  const start = () => void languageReady().then(guard('ui', () => startUi(hub, createChatReader(fetch), features)));
   if (document.body) start();
   else document.addEventListener('DOMContentLoaded', start, { once: true });
 })();

@@ -18,3 +18,10 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   }
   return element;
 }
+
+/** The direction `node` is laid out in. Open WebUI sets it per answer, not per language: its "Chat
+ * direction" setting (LTR, RTL, or Auto, the default: the answer's own text decides) is each
+ * message's `dir` (ResponseMessage.svelte). What we draw inside the answer inherits it; what we
+ * draw outside it (modal, preview) is given it from here. */
+export const directionOf = (node: Element | null): 'rtl' | 'ltr' =>
+  node && getComputedStyle(node).direction === 'rtl' ? 'rtl' : 'ltr';

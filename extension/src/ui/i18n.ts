@@ -1,323 +1,176 @@
-/** The extension's words in Open WebUI's interface languages; English for the others. */
+/**
+ * The extension's words. English is here, in the first part, and is the fallback of every string;
+ * each other language Open WebUI ships is one module, ui/locales/<code>.ts, loaded through
+ * `setMessagesLoader`'s loader when the page uses it.
+ */
 
-const MESSAGES = {
-  en: {
-    sources: 'Sources',
-    showAll: 'Show all {n} sources',
-    showFewer: 'Show fewer',
-    source: 'Source {n}: {title}',
-    copy: 'Copy citation',
-    copied: 'Copied',
-    previous: 'Previous source',
-    next: 'Next source',
-    close: 'Close',
-    page: 'p. {n}',
-    pages: 'pp. {from}–{to}',
-    similarity: 'Relevance {n}',
-    reranker: 'Reranker score {n}',
-    bm25: 'Search score {n}',
-    raw: 'Score {n}',
-    notVerbatim: 'Not verbatim: this quote was not found in the source text.',
-    ofTotal: '{n} of {total}',
-    copyAll: 'Copy all sources',
-    settings: 'Citation settings',
-    settingShown: 'Sources shown before “Show all”',
-    settingAll: 'All',
-    settingRetrieved: 'Show sources retrieved but not cited',
-    settingStrip: 'Keep Open WebUI’s own source list',
-    retrieved: '{n} more retrieved, not cited',
-    unnamed: 'Source {n}: the backend sent no such source',
-    citation: 'Citation {k} of {total}: source {n}, {title}',
-    citedOnce: 'Cited once in this answer',
-    citedTimes: 'Cited {n} times in this answer',
-    notCited: 'Not cited in the text of this answer',
-    showPlaces: 'Show where',
-    exportSources: 'Export',
-    exportAnswer: 'This answer',
-    exportChat: 'Whole chat',
-    answer: 'Answer {n}',
-    retrievedOnly: 'Retrieved, not cited',
-    unreadable: 'Sources were sent with this answer, but they could not be read.',
-    interrupted: 'The connection dropped while this answer came in: its sources, if it had any, did not arrive.',
-    findSources: 'Find sources in this response',
-    findIntro: 'Lists found in the response. Choose the one that holds the sources:',
-    findNone: 'No list of sources was found in this response.',
-    findNoModel: 'The model of this answer is not known here: open the chat again, then try again.',
-    findAtPath: 'At {path}',
-    findUnder: 'Under the heading “{heading}”',
-    findAfterLine: 'After the separator line',
-    findCount: '{n} sources',
-    findUse: 'Use this list',
-    findSaved:
-      'Saved for {model} in this browser. To show these sources to every user, give this to your administrator:',
-    findBadSaved: 'The sources declared in this browser are not used, as they are not valid: {errors}',
-  },
-  fr: {
-    sources: 'Sources',
-    showAll: 'Afficher les {n} sources',
-    showFewer: 'Afficher moins',
-    source: 'Source {n} : {title}',
-    copy: 'Copier la citation',
-    copied: 'Copié',
-    previous: 'Source précédente',
-    next: 'Source suivante',
-    close: 'Fermer',
-    page: 'p. {n}',
-    pages: 'p. {from}–{to}',
-    similarity: 'Pertinence {n}',
-    reranker: 'Score du reranker {n}',
-    bm25: 'Score de recherche {n}',
-    raw: 'Score {n}',
-    notVerbatim: 'Citation non littérale : ce passage est introuvable dans le texte source.',
-    ofTotal: '{n} sur {total}',
-    copyAll: 'Copier toutes les sources',
-    settings: 'Réglages des citations',
-    settingShown: 'Sources affichées avant « Afficher tout »',
-    settingAll: 'Toutes',
-    settingRetrieved: 'Afficher les sources trouvées mais non citées',
-    settingStrip: 'Garder la liste de sources d’Open WebUI',
-    retrieved: '{n} de plus trouvées, non citées',
-    unnamed: 'Source {n} : le serveur n’a envoyé aucune source de ce numéro',
-    citation: 'Citation {k} sur {total} : source {n}, {title}',
-    citedOnce: 'Citée une fois dans cette réponse',
-    citedTimes: 'Citée {n} fois dans cette réponse',
-    notCited: 'Pas citée dans le texte de cette réponse',
-    showPlaces: 'Voir où',
-    exportSources: 'Exporter',
-    exportAnswer: 'Cette réponse',
-    exportChat: 'Toute la conversation',
-    answer: 'Réponse {n}',
-    retrievedOnly: 'Trouvées, non citées',
-    unreadable: 'Des sources accompagnaient cette réponse, mais elles n’ont pas pu être lues.',
-    interrupted:
-      'La connexion a été interrompue pendant cette réponse : ses sources, s’il y en avait, ne sont pas arrivées.',
-    findSources: 'Trouver les sources dans cette réponse',
-    findIntro: 'Listes trouvées dans la réponse. Choisissez celle qui contient les sources :',
-    findNone: 'Aucune liste de sources n’a été trouvée dans cette réponse.',
-    findNoModel: 'Le modèle de cette réponse n’est pas connu ici : rouvrez la conversation, puis réessayez.',
-    findAtPath: 'À {path}',
-    findUnder: 'Sous le titre « {heading} »',
-    findAfterLine: 'Après la ligne de séparation',
-    findCount: '{n} sources',
-    findUse: 'Utiliser cette liste',
-    findSaved:
-      'Enregistré pour {model} dans ce navigateur. Pour montrer ces sources à tous, donnez ceci à votre administrateur :',
-    findBadSaved:
-      'Les sources déclarées dans ce navigateur ne sont pas utilisées, car elles ne sont pas valides : {errors}',
-  },
-  de: {
-    sources: 'Quellen',
-    showAll: 'Alle {n} Quellen anzeigen',
-    showFewer: 'Weniger anzeigen',
-    source: 'Quelle {n}: {title}',
-    copy: 'Zitat kopieren',
-    copied: 'Kopiert',
-    previous: 'Vorherige Quelle',
-    next: 'Nächste Quelle',
-    close: 'Schließen',
-    page: 'S. {n}',
-    pages: 'S. {from}–{to}',
-    similarity: 'Relevanz {n}',
-    reranker: 'Reranker-Wert {n}',
-    bm25: 'Suchwert {n}',
-    raw: 'Wert {n}',
-    notVerbatim: 'Nicht wörtlich: Dieses Zitat steht so nicht im Quelltext.',
-    ofTotal: '{n} von {total}',
-    copyAll: 'Alle Quellen kopieren',
-    settings: 'Einstellungen für Quellenangaben',
-    settingShown: 'Angezeigte Quellen vor „Alle anzeigen“',
-    settingAll: 'Alle',
-    settingRetrieved: 'Gefundene, aber nicht zitierte Quellen anzeigen',
-    settingStrip: 'Die Quellenliste von Open WebUI behalten',
-    retrieved: '{n} weitere gefunden, nicht zitiert',
-    unnamed: 'Quelle {n}: Das Backend hat keine solche Quelle gesendet',
-    citation: 'Zitat {k} von {total}: Quelle {n}, {title}',
-    citedOnce: 'Einmal in dieser Antwort zitiert',
-    citedTimes: '{n}-mal in dieser Antwort zitiert',
-    notCited: 'Im Text dieser Antwort nicht zitiert',
-    showPlaces: 'Stellen zeigen',
-    exportSources: 'Exportieren',
-    exportAnswer: 'Diese Antwort',
-    exportChat: 'Ganzer Chat',
-    answer: 'Antwort {n}',
-    retrievedOnly: 'Gefunden, nicht zitiert',
-    unreadable: 'Zu dieser Antwort wurden Quellen gesendet, sie konnten aber nicht gelesen werden.',
-    interrupted:
-      'Die Verbindung brach ab, während diese Antwort kam: ihre Quellen, falls es welche gab, sind nicht angekommen.',
-    findSources: 'Quellen in dieser Antwort finden',
-    findIntro: 'In der Antwort gefundene Listen. Wählen Sie die, die die Quellen enthält:',
-    findNone: 'In dieser Antwort wurde keine Quellenliste gefunden.',
-    findNoModel:
-      'Das Modell dieser Antwort ist hier nicht bekannt: Öffnen Sie den Chat erneut und versuchen Sie es noch einmal.',
-    findAtPath: 'Unter {path}',
-    findUnder: 'Unter der Überschrift „{heading}“',
-    findAfterLine: 'Nach der Trennlinie',
-    findCount: '{n} Quellen',
-    findUse: 'Diese Liste verwenden',
-    findSaved:
-      'Für {model} in diesem Browser gespeichert. Damit alle diese Quellen sehen, geben Sie dies Ihrem Administrator:',
-    findBadSaved: 'Die in diesem Browser deklarierten Quellen werden nicht verwendet, da sie ungültig sind: {errors}',
-  },
-  es: {
-    sources: 'Fuentes',
-    showAll: 'Mostrar las {n} fuentes',
-    showFewer: 'Mostrar menos',
-    source: 'Fuente {n}: {title}',
-    copy: 'Copiar la cita',
-    copied: 'Copiado',
-    previous: 'Fuente anterior',
-    next: 'Fuente siguiente',
-    close: 'Cerrar',
-    page: 'p. {n}',
-    pages: 'pp. {from}–{to}',
-    similarity: 'Relevancia {n}',
-    reranker: 'Puntuación del reranker {n}',
-    bm25: 'Puntuación de búsqueda {n}',
-    raw: 'Puntuación {n}',
-    notVerbatim: 'No literal: esta cita no aparece en el texto de la fuente.',
-    ofTotal: '{n} de {total}',
-    copyAll: 'Copiar todas las fuentes',
-    settings: 'Ajustes de las citas',
-    settingShown: 'Fuentes mostradas antes de «Mostrar todas»',
-    settingAll: 'Todas',
-    settingRetrieved: 'Mostrar las fuentes encontradas pero no citadas',
-    settingStrip: 'Mantener la lista de fuentes de Open WebUI',
-    retrieved: '{n} más encontradas, no citadas',
-    unnamed: 'Fuente {n}: el servidor no envió ninguna fuente con este número',
-    citation: 'Cita {k} de {total}: fuente {n}, {title}',
-    citedOnce: 'Citada una vez en esta respuesta',
-    citedTimes: 'Citada {n} veces en esta respuesta',
-    notCited: 'No citada en el texto de esta respuesta',
-    showPlaces: 'Ver dónde',
-    exportSources: 'Exportar',
-    exportAnswer: 'Esta respuesta',
-    exportChat: 'Todo el chat',
-    answer: 'Respuesta {n}',
-    retrievedOnly: 'Encontradas, no citadas',
-    unreadable: 'Se enviaron fuentes con esta respuesta, pero no se pudieron leer.',
-    interrupted: 'La conexión se cortó mientras llegaba esta respuesta: sus fuentes, si las tenía, no llegaron.',
-    findSources: 'Buscar fuentes en esta respuesta',
-    findIntro: 'Listas encontradas en la respuesta. Elija la que contiene las fuentes:',
-    findNone: 'No se encontró ninguna lista de fuentes en esta respuesta.',
-    findNoModel: 'El modelo de esta respuesta no se conoce aquí: vuelva a abrir el chat e inténtelo de nuevo.',
-    findAtPath: 'En {path}',
-    findUnder: 'Bajo el título «{heading}»',
-    findAfterLine: 'Tras la línea separadora',
-    findCount: '{n} fuentes',
-    findUse: 'Usar esta lista',
-    findSaved:
-      'Guardado para {model} en este navegador. Para mostrar estas fuentes a todos, entregue esto a su administrador:',
-    findBadSaved: 'Las fuentes declaradas en este navegador no se usan porque no son válidas: {errors}',
-  },
-  'zh-CN': {
-    sources: '来源',
-    showAll: '显示全部 {n} 个来源',
-    showFewer: '收起',
-    source: '来源 {n}：{title}',
-    copy: '复制引用',
-    copied: '已复制',
-    previous: '上一个来源',
-    next: '下一个来源',
-    close: '关闭',
-    page: '第 {n} 页',
-    pages: '第 {from}–{to} 页',
-    similarity: '相关度 {n}',
-    reranker: '重排序得分 {n}',
-    bm25: '检索得分 {n}',
-    raw: '得分 {n}',
-    notVerbatim: '非原文：在来源文本中未找到这段引文。',
-    ofTotal: '{n} / {total}',
-    copyAll: '复制全部来源',
-    settings: '引用设置',
-    settingShown: '“显示全部”之前显示的来源数',
-    settingAll: '全部',
-    settingRetrieved: '显示已检索但未引用的来源',
-    settingStrip: '保留 Open WebUI 自带的来源列表',
-    retrieved: '另有 {n} 个已检索、未引用',
-    unnamed: '来源 {n}：后端未提供此来源',
-    citation: '引用 {k} / {total}：来源 {n}，{title}',
-    citedOnce: '在此回答中被引用 1 次',
-    citedTimes: '在此回答中被引用 {n} 次',
-    notCited: '此回答正文未引用',
-    showPlaces: '查看位置',
-    exportSources: '导出',
-    exportAnswer: '此回答',
-    exportChat: '整个对话',
-    answer: '回答 {n}',
-    retrievedOnly: '已检索、未引用',
-    unreadable: '此回答附带了来源，但无法读取。',
-    interrupted: '接收此回答时连接中断：其来源（如有）未能送达。',
-    findSources: '在此回答中查找来源',
-    findIntro: '在响应中找到的列表。请选择包含来源的那一个：',
-    findNone: '此回答中未找到来源列表。',
-    findNoModel: '此处不知道该回答的模型：请重新打开对话后再试。',
-    findAtPath: '位于 {path}',
-    findUnder: '标题“{heading}”之下',
-    findAfterLine: '分隔线之后',
-    findCount: '{n} 个来源',
-    findUse: '使用此列表',
-    findSaved: '已在此浏览器中为 {model} 保存。要让所有用户看到这些来源，请将以下内容交给管理员：',
-    findBadSaved: '此浏览器中声明的来源无效，未被使用：{errors}',
-  },
-  ja: {
-    sources: 'ソース',
-    showAll: '{n} 件のソースをすべて表示',
-    showFewer: '折りたたむ',
-    source: 'ソース {n}: {title}',
-    copy: '引用をコピー',
-    copied: 'コピーしました',
-    previous: '前のソース',
-    next: '次のソース',
-    close: '閉じる',
-    page: '{n} ページ',
-    pages: '{from}–{to} ページ',
-    similarity: '関連度 {n}',
-    reranker: 'リランカースコア {n}',
-    bm25: '検索スコア {n}',
-    raw: 'スコア {n}',
-    notVerbatim: '原文と一致しません：この引用はソースの本文に見つかりません。',
-    ofTotal: '{n} / {total}',
-    copyAll: 'すべてのソースをコピー',
-    settings: '引用の設定',
-    settingShown: '「すべて表示」の前に表示するソース数',
-    settingAll: 'すべて',
-    settingRetrieved: '検索されたが引用されていないソースを表示',
-    settingStrip: 'Open WebUI 自体のソース一覧を残す',
-    retrieved: 'ほかに検索された未引用のソース {n} 件',
-    unnamed: 'ソース {n}：バックエンドはこのソースを送っていません',
-    citation: '引用 {k} / {total}: ソース {n}、{title}',
-    citedOnce: 'この回答で 1 回引用',
-    citedTimes: 'この回答で {n} 回引用',
-    notCited: 'この回答の本文では引用されていません',
-    showPlaces: '引用箇所へ',
-    exportSources: 'エクスポート',
-    exportAnswer: 'この回答',
-    exportChat: 'チャット全体',
-    answer: '回答 {n}',
-    retrievedOnly: '検索済み・未引用',
-    unreadable: 'この回答にはソースが送られましたが、読み取れませんでした。',
-    interrupted: 'この回答の受信中に接続が切れました。ソースがあったとしても届いていません。',
-    findSources: 'この回答からソースを探す',
-    findIntro: '応答内で見つかったリストです。ソースを含むものを選んでください：',
-    findNone: 'この回答にはソースのリストが見つかりませんでした。',
-    findNoModel: 'この回答のモデルがここでは分かりません。チャットを開き直してから、もう一度お試しください。',
-    findAtPath: '{path} にあるリスト',
-    findUnder: '見出し「{heading}」の下',
-    findAfterLine: '区切り線の後',
-    findCount: '{n} 件のソース',
-    findUse: 'このリストを使う',
-    findSaved:
-      'このブラウザーで {model} 用に保存しました。すべてのユーザーにこれらのソースを表示するには、次の内容を管理者に渡してください：',
-    findBadSaved: 'このブラウザーで宣言されたソースは無効なため使われていません：{errors}',
-  },
+import { warnOnce } from '../guard.js';
+
+export const ENGLISH = {
+  sources: 'Sources',
+  showAll: 'Show all {n} sources',
+  showFewer: 'Show fewer',
+  source: 'Source {n}: {title}',
+  copy: 'Copy citation',
+  copied: 'Copied',
+  previous: 'Previous source',
+  next: 'Next source',
+  close: 'Close',
+  page: 'p. {n}',
+  pages: 'pp. {from}–{to}',
+  similarity: 'Relevance {n}',
+  reranker: 'Reranker score {n}',
+  bm25: 'Search score {n}',
+  raw: 'Score {n}',
+  notVerbatim: 'Not verbatim: this quote was not found in the source text.',
+  ofTotal: '{n} of {total}',
+  copyAll: 'Copy all sources',
+  settings: 'Citation settings',
+  settingShown: 'Sources shown before “Show all”',
+  settingAll: 'All',
+  settingRetrieved: 'Show sources retrieved but not cited',
+  settingStrip: 'Keep Open WebUI’s own source list',
+  retrieved: '{n} more retrieved, not cited',
+  unnamed: 'Source {n}: the backend sent no such source',
+  citation: 'Citation {k} of {total}: source {n}, {title}',
+  citedOnce: 'Cited once in this answer',
+  citedTimes: 'Cited {n} times in this answer',
+  notCited: 'Not cited in the text of this answer',
+  showPlaces: 'Show where',
+  exportSources: 'Export',
+  exportAnswer: 'This answer',
+  exportChat: 'Whole chat',
+  answer: 'Answer {n}',
+  retrievedOnly: 'Retrieved, not cited',
+  unreadable: 'Sources were sent with this answer, but they could not be read.',
+  interrupted: 'The connection dropped while this answer came in: its sources, if it had any, did not arrive.',
+  findSources: 'Find sources in this response',
+  findIntro: 'Lists found in the response. Choose the one that holds the sources:',
+  findNone: 'No list of sources was found in this response.',
+  findNoModel: 'The model of this answer is not known here: open the chat again, then try again.',
+  findAtPath: 'At {path}',
+  findUnder: 'Under the heading “{heading}”',
+  findAfterLine: 'After the separator line',
+  findCount: '{n} sources',
+  findUse: 'Use this list',
+  findSaved: 'Saved for {model} in this browser. To show these sources to every user, give this to your administrator:',
+  findBadSaved: 'The sources declared in this browser are not used, as they are not valid: {errors}',
 };
 
-export type MessageKey = keyof typeof MESSAGES.en;
+export type Messages = typeof ENGLISH;
+export type MessageKey = keyof Messages;
+/** What a language's module gives: its words, the missing ones English's. */
+export type MessagesLoader = (code: string) => Promise<Partial<Messages> | undefined>;
+
+/** Open WebUI 0.12.4's interface languages, in its order: its src/lib/i18n/locales/languages.json
+ * (in the installed package, open_webui/frontend/_app/immutable/chunks/, the bundle that lists
+ * `{code:"en-US",title:"English (US)"}`; the chunk of src/lib/i18n/index.ts imports one
+ * ./locales/<code>/translation.json per code). */
+export const OPEN_WEBUI_LANGUAGES = [
+  'en-US',
+  'en-GB',
+  'ar',
+  'ar-BH',
+  'az-AZ',
+  'eu-ES',
+  'bn-BD',
+  'bs-BA',
+  'bo-TB',
+  'bg-BG',
+  'ca-ES',
+  'ceb-PH',
+  'hr-HR',
+  'cs-CZ',
+  'da-DK',
+  'nl-NL',
+  'et-EE',
+  'fi-FI',
+  'fo-FO',
+  'fr-CA',
+  'fr-FR',
+  'gl-ES',
+  'ka-GE',
+  'de-DE',
+  'el-GR',
+  'he-IL',
+  'hi-IN',
+  'hu-HU',
+  'id-ID',
+  'ie-GA',
+  'it-IT',
+  'ja-JP',
+  'kab-DZ',
+  'ko-KR',
+  'lt-LT',
+  'lv-LV',
+  'ms-MY',
+  'nb-NO',
+  'fa-IR',
+  'pl-PL',
+  'pt-BR',
+  'pt-PT',
+  'pa-IN',
+  'ro-RO',
+  'ru-RU',
+  'sr-RS',
+  'sk-SK',
+  'sl-SI',
+  'es-ES',
+  'sv-SE',
+  'fil-PH',
+  'ta-IN',
+  'th-TH',
+  'tr-TR',
+  'tk-TM',
+  'uk-UA',
+  'ur-PK',
+  'ug-CN',
+  'uz-Cyrl-UZ',
+  'uz-Latn-UZ',
+  'vi-VN',
+  'zh-CN',
+  'zh-TW',
+  'dg-DG',
+] as const;
+
+/** The languages with a module of their own: all of Open WebUI's but its two Englishes, which are ENGLISH. */
+export const LOCALES: readonly string[] = OPEN_WEBUI_LANGUAGES.filter((code) => !code.startsWith('en-'));
+
+// No loader set: English only (the browser bundle sets one as it starts, main.ts).
+let loadMessages: MessagesLoader = async () => ({});
+const loaded = new Map<string, Partial<Messages>>();
+const loading = new Map<string, Promise<void>>();
+
+/** Where a language's words come from (the part that holds it, in the browser bundle); forgets those loaded. */
+export function setMessagesLoader(loader: MessagesLoader): void {
+  loadMessages = loader;
+  loaded.clear();
+  loading.clear();
+}
+
+/** Resolves once the words of `code` (by default the page's language) are in, or English is used
+ * instead: a loader that fails or gives nothing leaves English, with one console warning. Never rejects. */
+export function languageReady(code: string = locale()): Promise<void> {
+  if (!LOCALES.includes(code) || loaded.has(code)) return Promise.resolve(); // English, or no language of ours
+  let ready = loading.get(code);
+  if (!ready) {
+    const settle = (messages: Partial<Messages> | undefined, error?: unknown): void => {
+      if (!messages) warnOnce(`language ${code}`, `the words of ${code} could not be loaded: English is used`, error);
+      loaded.set(code, messages ?? {});
+    };
+    ready = Promise.resolve()
+      .then(() => loadMessages(code))
+      .then(settle, (error: unknown) => settle(undefined, error));
+    loading.set(code, ready);
+  }
+  return ready;
+}
 
 // Read once per task: a pass labels hundreds of buttons, and the language changes between tasks.
 let current: string | null = null;
 
-/** Open WebUI keeps the user's language in localStorage.locale (e.g. "fr-FR", "zh-CN"). */
+/** The page's language as our module's code ("en" for English): Open WebUI keeps the user's
+ * language in localStorage.locale (e.g. "fr-FR", "zh-CN") and sets it as the page's lang. */
 export function locale(): string {
   if (current === null) {
     current = readLocale();
@@ -333,10 +186,22 @@ function readLocale(): string {
   } catch {
     // storage blocked: fall back to the page's language
   }
-  chosen ||= document.documentElement.lang || navigator.language || 'en';
-  if (Object.hasOwn(MESSAGES, chosen)) return chosen; // not `in`: "constructor" is no language
-  const language = chosen.split('-')[0]!;
-  return language === 'zh' ? 'zh-CN' : Object.hasOwn(MESSAGES, language) ? language : 'en';
+  return moduleOf(chosen || document.documentElement.lang || navigator.language || 'en');
+}
+
+/** The language Open WebUI shows for a code, as its toBundleCode (src/lib/i18n/index.ts) picks it:
+ * the code itself (any case), else its language's main region ("de-AT" → de-DE), else the bare
+ * language, which i18next falls back to ("ar-SA" → ar), else, for a bare language, its first region
+ * ("uz" → uz-Cyrl-UZ); any other ("zh-HK", "nn-NO") is English, as Open WebUI shows it. */
+export function moduleOf(chosen: string): string {
+  const lower = chosen.toLowerCase();
+  const language = lower.split('-')[0]!;
+  const code =
+    LOCALES.find((code) => code.toLowerCase() === lower) ??
+    LOCALES.find((code) => code === `${language}-${language.toUpperCase()}`) ??
+    LOCALES.find((code) => code === language) ??
+    (lower.includes('-') ? undefined : LOCALES.find((code) => code.startsWith(`${language}-`)));
+  return code ?? 'en';
 }
 
 // Each message split once into its text and the names of its values ("a {n} b" → ["a ", "n", " b"]):
@@ -344,7 +209,10 @@ function readLocale(): string {
 const split = new Map<string, string[]>();
 
 export function t(key: MessageKey, values: Record<string, string | number> = {}): string {
-  const template = (MESSAGES[locale() as keyof typeof MESSAGES] ?? MESSAGES.en)[key];
+  const code = locale();
+  const words = code === 'en' ? undefined : loaded.get(code);
+  if (code !== 'en' && !words) void languageReady(code); // English until it is in; the next pass has it
+  const template = words?.[key] || ENGLISH[key];
   let parts = split.get(template);
   if (!parts) {
     parts = template.split(/\{(\w+)\}/);

@@ -8,7 +8,7 @@ import { type Citation, sourceLink } from '../core/index.js';
 import { guard } from '../guard.js';
 import { MESSAGES } from '../host/answers.js';
 import type { Feature } from './context.js';
-import { el } from './dom.js';
+import { directionOf, el } from './dom.js';
 import { t } from './i18n.js';
 import { mark, placesOf, startSteps, unmark } from './places.js';
 import { citationText, origin, pageText, scoreText } from './present.js';
@@ -131,7 +131,7 @@ function returnTarget(opener: HTMLElement | null): () => HTMLElement | null {
 export function openModal(citations: readonly Citation[], index: number, opener: HTMLElement | null): void {
   close?.();
   const focusTarget = returnTarget(opener);
-  const backdrop = el('div', { class: 'owc-backdrop' });
+  const backdrop = el('div', { class: 'owc-backdrop', dir: directionOf(opener) });
   let position = Math.max(
     0,
     citations.findIndex((c) => c.index === index),

@@ -3,7 +3,7 @@
 import type { Citation } from '../core/index.js';
 import { guard } from '../guard.js';
 import type { Feature } from './context.js';
-import { el } from './dom.js';
+import { directionOf, el } from './dom.js';
 import { origin, pageText, scoreText } from './present.js';
 
 let card: HTMLElement | null = null;
@@ -11,9 +11,10 @@ let card: HTMLElement | null = null;
 export function showPreview(anchor: HTMLElement, citation: Citation): void {
   hidePreview();
   const meta = [origin(citation), pageText(citation), scoreText(citation)].filter(Boolean).join(' · ');
+  const direction = directionOf(anchor);
   card = el(
     'div',
-    { role: 'tooltip', id: 'owc-preview', class: 'owc-preview' },
+    { role: 'tooltip', id: 'owc-preview', class: 'owc-preview', dir: direction },
     el('div', { class: 'owc-preview-title' }, citation.title),
     meta && el('div', { class: 'owc-preview-meta' }, meta),
     (citation.snippet ?? citation.quote?.text) &&
@@ -24,7 +25,9 @@ export function showPreview(anchor: HTMLElement, citation: Citation): void {
   const box = anchor.getBoundingClientRect();
   const width = card.offsetWidth;
   const height = card.offsetHeight;
-  const left = Math.max(8, Math.min(box.left, window.innerWidth - width - 8));
+  // Its start edge at the button's start edge: the left one, or the right one right to left.
+  const start = direction === 'rtl' ? box.right - width : box.left;
+  const left = Math.max(8, Math.min(start, window.innerWidth - width - 8));
   const below = box.bottom + 6 + height < window.innerHeight;
   card.style.left = `${left}px`;
   card.style.top = `${below ? box.bottom + 6 : Math.max(8, box.top - height - 6)}px`;
