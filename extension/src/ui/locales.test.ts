@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { ENGLISH, LOCALES, type MessageKey, type Messages, OPEN_WEBUI_LANGUAGES } from './i18n.js';
 import { importLocale } from '../../test-support/locale-modules.js';
+import { ENGLISH, LOCALES, type MessageKey, type Messages, OPEN_WEBUI_LANGUAGES } from './i18n.js';
 
 const OPEN_WEBUI: { openWebui: string; languages: string[]; words: Record<string, Record<string, string>> } =
   JSON.parse(readFileSync(new URL('../../test-support/open-webui-languages.json', import.meta.url), 'utf8'));
