@@ -28,7 +28,16 @@ from devstack.stack import running_stack
 from mock_server.registry import MALFORMED
 
 SCENARIOS = Path(__file__).with_name("scenarios")
-SMOKE = Sizes(reps=1, heap_reps=1, heap_turns=3, reload_answers=10, leak_answers=6, warm_turn=3, busy_answers=10)
+SMOKE = Sizes(
+    reps=1,
+    heap_reps=1,
+    heap_turns=3,
+    reload_answers=10,
+    leak_answers=6,
+    warm_turn=3,
+    busy_answers=10,
+    latency_answers=3,
+)
 
 
 def machine() -> str:
