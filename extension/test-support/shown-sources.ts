@@ -1,7 +1,8 @@
 /** What a source block's finder is given (core/source-blocks/block.ts), for its unit tests: the
  * citations shown, each by its number, its address and its id; `code`: the spans that are code. */
 
-import type { ShownSources } from '../src/core/source-blocks/index.js';
+import type { HiddenBlock, ShownSources, SourceBlockSyntax } from '../src/core/source-blocks/index.js';
+import { finish, WHOLE } from '../src/core/steps.js';
 
 interface Shown {
   index: number;
@@ -17,5 +18,9 @@ export function shownSources(text: string, shown: readonly Shown[], code: Readon
     return refs.filter((n) => shown.some((s) => s.index === n));
   };
   const inCode = (at: number): boolean => code.some(([start, end]) => at >= start && at < end);
-  return { text, inCode, resolve, byId } satisfies ShownSources;
+  return { text, inCode, resolve, byId, budget: WHOLE } satisfies ShownSources;
 }
+
+/** What a finder finds, its steps run to the end. */
+export const blocksFound = (syntax: SourceBlockSyntax, shown: ShownSources): HiddenBlock[] =>
+  finish(syntax.find(shown));

@@ -5,8 +5,10 @@
  * nothing in it tells them apart.
  */
 
-import { citationNumbers, linkMarkers, type MarkerSpan } from './markers.js';
+import { citationNumbers, linkMarkerSteps, type MarkerSpan } from './markers.js';
+import { eachMatchSteps } from './matches.js';
 import type { Citation } from './model.js';
+import { type Budget, finish, type Steps, stepBudget } from './steps.js';
 import { answerTags } from './tags.js';
 import { safeUrl } from './urls.js';
 
@@ -20,7 +22,12 @@ const LINK_TARGET = /\]\(<?([^()\s<>]+)>?\)/g;
 
 /** What the text cites: markers, offset spans, Brave's citation tags, links to a source's URL.
  * Not the blocks that only list sources (a "Sources" block, footnote definitions). */
-function citedIndices(text: string, citations: readonly Citation[], spans: readonly MarkerSpan[]): Set<number> {
+function* citedIndexSteps(
+  text: string,
+  citations: readonly Citation[],
+  spans: readonly MarkerSpan[],
+  budget: Budget,
+): Steps<Set<number>> {
   const indices = new Set<number>();
   for (const span of spans) if (span.kind !== 'hide') span.indices.forEach((i) => indices.add(i));
   const { byRef, byUrl } = citationNumbers(citations);
@@ -30,12 +37,12 @@ function citedIndices(text: string, citations: readonly Citation[], spans: reado
   }
   const hidden = spans.filter((s) => s.kind === 'hide'); // sorted, apart: walked once beside the links
   let h = 0;
-  for (const match of text.matchAll(LINK_TARGET)) {
+  yield* eachMatchSteps(LINK_TARGET, text, budget, (match) => {
     while (h < hidden.length && hidden[h]!.end <= match.index) h++;
-    if (h < hidden.length && hidden[h]!.start <= match.index) continue;
+    if (h < hidden.length && hidden[h]!.start <= match.index) return;
     const index = byUrl.get(safeUrl(match[1]) ?? '');
     if (index !== undefined) indices.add(index);
-  }
+  });
   return indices;
 }
 
@@ -45,11 +52,21 @@ const lastSplit = new WeakMap<readonly Citation[], { text: string; split: CitedS
 
 /** The sources the text cites and those it does not, each in the list's order. `spans`: the
  * text's linkMarkers, when the caller has them already. */
-export function splitCited(text: string, citations: readonly Citation[], spans?: readonly MarkerSpan[]): CitedSplit {
+export const splitCited = (text: string, citations: readonly Citation[], spans?: readonly MarkerSpan[]): CitedSplit =>
+  finish(splitCitedSteps(text, citations, spans));
+
+/** splitCited in steps (steps.ts) of `stepUnits` (none: the whole run). */
+export function* splitCitedSteps(
+  text: string,
+  citations: readonly Citation[],
+  spans?: readonly MarkerSpan[],
+  stepUnits?: number,
+): Steps<CitedSplit> {
   if (typeof text !== 'string' || !Array.isArray(citations)) return { cited: [], retrieved: [] };
   const last = lastSplit.get(citations);
   if (last?.text === text) return last.split;
-  const indices = citedIndices(text, citations, spans ?? linkMarkers(text, citations));
+  const read = spans ?? (yield* linkMarkerSteps(text, citations, { stepUnits }));
+  const indices = yield* citedIndexSteps(text, citations, read, stepBudget(stepUnits));
   const split =
     indices.size === 0
       ? { cited: [...citations], retrieved: [] }

@@ -5,6 +5,7 @@
  */
 
 import { isBlankLine, linesFromEnd } from './lines.js';
+import { type Budget, finish, type Steps, WHOLE } from './steps.js';
 
 export interface FootnoteDefinition {
   n: number;
@@ -44,11 +45,15 @@ function definition(line: string): FootnoteDefinition | null {
 }
 
 /** The definitions that close the text (blank lines between them allowed), or null. */
-export function footnoteBlock(text: string): FootnoteBlock | null {
+export const footnoteBlock = (text: string): FootnoteBlock | null => finish(footnoteBlockSteps(text, WHOLE));
+
+/** footnoteBlock in steps (steps.ts), spending a line's length on each line read. */
+export function* footnoteBlockSteps(text: string, budget: Budget): Steps<FootnoteBlock | null> {
   if (typeof text !== 'string' || !text.includes('[^')) return null;
   const definitions: FootnoteDefinition[] = [];
   let start = text.length;
   for (const line of linesFromEnd(text)) {
+    if (budget.spend(line.text.length + 1)) yield;
     if (isBlankLine(line.text)) continue;
     const found = definition(line.text);
     if (!found) break;

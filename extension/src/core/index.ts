@@ -4,7 +4,7 @@ export { PLACED_BY_POSITION } from '../../../producers/claude-citations/format.j
 export { type Accumulator, createAccumulator } from './accumulate.js';
 export { shownBranch } from './branch.js';
 export { type Candidate, findCandidates } from './candidates.js';
-export { type CitedSplit, splitCited } from './cited.js';
+export { type CitedSplit, splitCited, splitCitedSteps } from './cited.js';
 export {
   DECLARATION_RULES,
   DECLARATIONS_KEY,
@@ -35,6 +35,7 @@ export { sourcesMarkdown } from './markdown.js';
 export {
   citationNumbers,
   isMarkerText,
+  linkMarkerSteps,
   linkMarkers,
   type MarkerSpan,
   mayHoldMarker,

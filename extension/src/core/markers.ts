@@ -5,15 +5,16 @@
  * source-lists.ts). Offsets are UTF-16, into the text given (the answer's markdown).
  */
 
-import { footnoteBlock } from './footnotes.js';
-import { markdownLinks } from './formats/answer-links.js';
+import { footnoteBlockSteps } from './footnotes.js';
+import { markdownLinkSteps } from './formats/answer-links.js';
 import { MARKER_SYNTAXES, markerPattern, readMarker } from './marker-syntax/index.js';
 import type { Unnamed, WrittenMarker } from './marker-syntax/syntax.js';
-import { eachMatch } from './matches.js';
+import { eachMatchSteps } from './matches.js';
 import type { Anchor, Citation, OffsetUnit } from './model.js';
-import { toUtf16 } from './offsets.js';
+import { toUtf16Steps } from './offsets.js';
 import { type HiddenBlock, SOURCE_BLOCKS } from './source-blocks/index.js';
-import { type ListedSource, type ListPlace, listPlace, sourceLists } from './source-lists.js';
+import { type ListedSource, type ListPlace, listPlace, sourceListSteps } from './source-lists.js';
+import { type Budget, finish, type Steps, stepBudget, WHOLE } from './steps.js';
 import { isWebUrl, safeUrl } from './urls.js';
 
 export interface MarkerSpan {
@@ -106,11 +107,11 @@ function withoutHidden<T extends MarkerSpan>(spans: readonly T[], hidden: readon
 }
 
 /** Whether a position lies in code: the spans sorted, found by halving (an answer may hold tens of
- * thousands of code spans and markers). */
-function codeTest(text: string): (at: number) => boolean {
+ * thousands of code spans and markers). In steps (steps.ts), as every reading of the text here. */
+function* codeSteps(text: string, budget: Budget): Steps<(at: number) => boolean> {
   const starts: number[] = [];
   const ends: number[] = [];
-  eachMatch(CODE, text, (match) => {
+  yield* eachMatchSteps(CODE, text, budget, (match) => {
     starts.push(match.index);
     ends.push(match.index + match[0].length);
   });
@@ -170,11 +171,19 @@ export function citationNumbers(citations: readonly Citation[]): CitationNumbers
 
 /** The source numbers the text's markers write, outside code and outside the spans given (a list
  * of sources in the text, whose own numbers cite nothing): what a list in the text is matched to. */
-export function citedNumbers(text: string, outside: ReadonlyArray<{ start: number; end: number }> = []): Set<number> {
+export const citedNumbers = (text: string, outside: ReadonlyArray<{ start: number; end: number }> = []): Set<number> =>
+  finish(citedNumberSteps(text, outside, WHOLE));
+
+/** citedNumbers in steps (steps.ts). */
+export function* citedNumberSteps(
+  text: string,
+  outside: ReadonlyArray<{ start: number; end: number }>,
+  budget: Budget,
+): Steps<Set<number>> {
   const cited = new Set<number>();
   if (typeof text !== 'string') return cited;
-  const inCode = codeTest(text);
-  eachMatch(MARKERS, text, (match) => {
+  const inCode = yield* codeSteps(text, budget);
+  yield* eachMatchSteps(MARKERS, text, budget, (match) => {
     if (inCode(match.index) || outside.some((span) => match.index >= span.start && match.index < span.end)) return;
     const marker = readMarker(match.groups!);
     if (marker.kind === 'id') return;
@@ -185,15 +194,16 @@ export function citedNumbers(text: string, outside: ReadonlyArray<{ start: numbe
 
 /** The markdown links whose target is a source's id (Writer's `[Handbook.pdf](7b1e…)`), outside
  * code and outside the markers found (sorted and apart), as markers. */
-function idLinks(
+function* idLinkSteps(
   text: string,
   byLinkedId: ReadonlyMap<string, number>,
   inCode: (at: number) => boolean,
   markers: readonly MarkerSpan[],
-): MarkerSpan[] {
+  budget: Budget,
+): Steps<MarkerSpan[]> {
   if (byLinkedId.size === 0) return [];
   const links: MarkerSpan[] = [];
-  for (const { start, end, target } of markdownLinks(text)) {
+  for (const { start, end, target } of yield* markdownLinkSteps(text, budget)) {
     const index = byLinkedId.get(target);
     if (index !== undefined && !inCode(start)) links.push({ start, end, indices: [index], kind: 'marker' });
   }
@@ -222,10 +232,24 @@ function hideBlocks(spans: readonly MarkerSpan[], blocks: readonly HiddenBlock[]
   return kept;
 }
 
-/** `anchors: false`: only what the text itself writes, not the spans producers attach by offset
- * (which index the whole answer, not a piece of it). */
-export function linkMarkers(text: string, citations: readonly Citation[], { anchors = true } = {}): MarkerSpan[] {
+export interface LinkOptions {
+  /** false: only what the text itself writes, not the spans producers attach by offset (which
+   * index the whole answer, not a piece of it). */
+  anchors?: boolean;
+}
+
+export const linkMarkers = (text: string, citations: readonly Citation[], options: LinkOptions = {}): MarkerSpan[] =>
+  finish(linkMarkerSteps(text, citations, options));
+
+/** linkMarkers in steps (steps.ts): `stepUnits`, the characters read and items handled a step (none:
+ * the whole run, in one). */
+export function* linkMarkerSteps(
+  text: string,
+  citations: readonly Citation[],
+  { anchors = true, stepUnits }: LinkOptions & { stepUnits?: number } = {},
+): Steps<MarkerSpan[]> {
   if (typeof text !== 'string' || text === '' || !Array.isArray(citations) || citations.length === 0) return [];
+  const budget = stepBudget(stepUnits);
   const { byRef, byUrl, byDocumentTitle, byId, byLinkedId, listedUnder } = citationNumbers(citations);
   const resolve = (refs: number[], url?: string): number[] => {
     const viaUrl = url ? byUrl.get(safeUrl(url) ?? '') : undefined;
@@ -237,12 +261,12 @@ export function linkMarkers(text: string, citations: readonly Citation[], { anch
     return [...new Set(refs.map((r) => byRef.get(r)).filter((i): i is number => i !== undefined))];
   };
 
-  const inCode = codeTest(text);
-  const footnotes = footnoteBlock(text);
+  const inCode = yield* codeSteps(text, budget);
+  const footnotes = yield* footnoteBlockSteps(text, budget);
   // A footnote the text defines has its source written under the answer: it names something.
   const defined = new Set(footnotes?.definitions.map((d) => d.n));
   const markers: MarkerSpan[] = [];
-  eachMatch(MARKERS, text, (match) => {
+  yield* eachMatchSteps(MARKERS, text, budget, (match) => {
     if (inCode(match.index)) return;
     const start = match.index;
     const end = start + match[0].length;
@@ -264,16 +288,16 @@ export function linkMarkers(text: string, citations: readonly Citation[], { anch
     if (indices.length || unnamed.length)
       markers.push({ start, end, indices, kind: 'marker', ...(unnamed.length ? { unnamed } : {}) });
   });
-  const linkedIds = idLinks(text, byLinkedId, inCode, markers);
+  const linkedIds = yield* idLinkSteps(text, byLinkedId, inCode, markers, budget);
   if (linkedIds.length) {
     markers.push(...linkedIds);
     markers.sort(byStart);
   }
-  const shownSources = { text, inCode, resolve, byId };
+  const shownSources = { text, inCode, resolve, byId, budget };
   let spans: MarkerSpan[] = markers;
   let listHidden = false;
   for (const syntax of SOURCE_BLOCKS) {
-    const blocks = syntax.find(shownSources);
+    const blocks = yield* syntax.find(shownSources);
     if (blocks.length === 0) continue;
     spans = hideBlocks(spans, blocks);
     listHidden ||= syntax.isTheList === true;
@@ -281,7 +305,7 @@ export function linkMarkers(text: string, citations: readonly Citation[], { anch
   // Lists of sources written in the text (source-lists.ts) whose sources our list shows (by their
   // addresses, or the titles of those without one), outside what is hidden already: their own numbers are no markers; hidden when the
   // text says they are sources (or the declaration that read them does), else left in place.
-  const lists = (listHidden ? [] : sourceLists(text, listedUnder)).flatMap((list) => {
+  const lists = (listHidden ? [] : yield* sourceListSteps(text, listedUnder, budget)).flatMap((list) => {
     const shown = (s: ListedSource) => (s.url ? byUrl.get(safeUrl(s.url) ?? '') : byDocumentTitle.get(s.title ?? ''));
     const indices = [...new Set(list.sources.flatMap((s) => shown(s) ?? []))];
     const heading = list.heading ? { heading: list.heading } : {};
@@ -297,7 +321,7 @@ export function linkMarkers(text: string, citations: readonly Citation[], { anch
   // Sorted already (but for the lists' blocks, which the sort merges in linear time); then the
   // anchors kept, after them.
   const taken = spans.sort(byStart);
-  const added = anchors ? placeAnchors(text, citations, taken) : [];
+  const added = anchors ? yield* placeAnchorSteps(text, citations, taken, budget) : [];
   return added.length ? [...taken, ...added].sort(byStart) : taken;
 }
 
@@ -334,11 +358,12 @@ const isOffset = (n: unknown): n is number => Number.isSafeInteger(n) && (n as n
  * converted in ascending order (a conversion walks on from the previous one: listed backwards, each
  * would walk from the start), and a run of white space is walked once, whatever number of anchors
  * start in it. Sorted arrays and halving, not maps: thousands of anchors. */
-function anchorSpans(text: string, citations: readonly Citation[]): AnchorSpan[] {
+function* anchorSpanSteps(text: string, citations: readonly Citation[], budget: Budget): Steps<AnchorSpan[]> {
   const anchorsOf = (citation: Citation): readonly Anchor[] =>
     Array.isArray(citation.anchors) ? citation.anchors : [];
   const named = new Map<unknown, number[]>(); // per unit, the offsets named
   for (const citation of citations) {
+    if (budget.spend(1 + anchorsOf(citation).length)) yield;
     for (const { start, end, unit } of anchorsOf(citation)) {
       const offsets = named.get(unit) ?? [];
       named.set(unit, offsets);
@@ -349,7 +374,11 @@ function anchorSpans(text: string, citations: readonly Citation[]): AnchorSpan[]
   const converted = new Map<unknown, { offsets: Float64Array; utf16: Float64Array }>();
   for (const [unit, offsets] of named) {
     const sorted = ascending(offsets);
-    const utf16 = sorted.map((offset) => toUtf16(text, offset, unit as OffsetUnit) ?? -1);
+    const utf16 = new Float64Array(sorted.length);
+    for (let i = 0; i < sorted.length; i++) {
+      if (budget.spend(1)) yield;
+      utf16[i] = (yield* toUtf16Steps(text, sorted[i]!, unit as OffsetUnit, budget)) ?? -1;
+    }
     converted.set(unit, { offsets: sorted, utf16 });
   }
   const toText = (offset: number, unit: unknown): number => {
@@ -359,6 +388,7 @@ function anchorSpans(text: string, citations: readonly Citation[]): AnchorSpan[]
   };
   const spans: AnchorSpan[] = [];
   for (const citation of citations) {
+    if (budget.spend(1 + anchorsOf(citation).length)) yield;
     for (const { start, end, unit } of anchorsOf(citation)) {
       const from = toText(start, unit);
       const to = toText(end, unit);
@@ -368,14 +398,16 @@ function anchorSpans(text: string, citations: readonly Citation[]): AnchorSpan[]
   const starts = ascending(spans.filter((s) => s.from < s.to).map((s) => s.from));
   const firstNonSpace = new Float64Array(starts.length);
   let runEnd = -1;
-  starts.forEach((start, i) => {
+  for (let i = 0; i < starts.length; i++) {
+    const start = starts[i]!;
     if (start >= runEnd) {
       SPACE_RUN.lastIndex = start;
       SPACE_RUN.exec(text);
+      if (budget.spend(1 + SPACE_RUN.lastIndex - start)) yield;
       runEnd = SPACE_RUN.lastIndex;
     }
     firstNonSpace[i] = runEnd; // [start, runEnd) is white space
-  });
+  }
   for (const span of spans) {
     if (span.from < span.to) span.from = Math.min(firstNonSpace[rank(starts, span.from)]!, span.to);
   }
@@ -394,8 +426,13 @@ const byStart = (a: MarkerSpan, b: MarkerSpan): number => a.start - b.start || a
  * largest end of those starting before its end, from a Fenwick tree of their ends by start. n log n,
  * where inserting each into a sorted array would move all those after it.
  */
-function placeAnchors(text: string, citations: readonly Citation[], taken: readonly MarkerSpan[]): MarkerSpan[] {
-  const spans = anchorSpans(text, citations);
+function* placeAnchorSteps(
+  text: string,
+  citations: readonly Citation[],
+  taken: readonly MarkerSpan[],
+  budget: Budget,
+): Steps<MarkerSpan[]> {
+  const spans = yield* anchorSpanSteps(text, citations, budget);
   if (spans.length === 0) return [];
   const overlapsTaken = (from: number, to: number): boolean => {
     let low = 0;
@@ -424,6 +461,7 @@ function placeAnchors(text: string, citations: readonly Citation[], taken: reado
   const links = new Map<number, MarkerSpan>();
   const citedBy = new Map<MarkerSpan, Set<number>>(); // for a link many citations name
   for (const { index, from, to } of spans) {
+    if (budget.spend(1)) yield;
     const same = from < to ? links.get(from) : undefined;
     if (same?.end === to) {
       const cited = citedBy.get(same) ?? new Set(same.indices);

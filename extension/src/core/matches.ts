@@ -1,11 +1,36 @@
 /** Reading a text by a regex, fast. */
 
+import { type Budget, finish, type Steps, WHOLE } from './steps.js';
+
 /** Each match of a global regex, in order. By exec: matchAll makes each match (named groups and
- * all) several times slower, which tens of thousands of markers add up to. */
-export function eachMatch(regex: RegExp, text: string, found: (match: RegExpExecArray) => void): void {
-  regex.lastIndex = 0;
-  for (let match = regex.exec(text); match; match = regex.exec(text)) {
-    if (match[0] === '') regex.lastIndex++;
+ * all) several times slower, which tens of thousands of markers add up to. The regex's place is
+ * set before each search, so that passes in steps (steps.ts) sharing a regex do not disturb each other. */
+export function* matchesOf(regex: RegExp, text: string): Generator<RegExpExecArray, void, undefined> {
+  for (let at = 0; at <= text.length; ) {
+    regex.lastIndex = at;
+    const match = regex.exec(text);
+    if (!match) return;
+    at = match[0] === '' ? regex.lastIndex + 1 : regex.lastIndex;
+    yield match;
+  }
+}
+
+/** Each match of a global regex, in order, to `found`. */
+export const eachMatch = (regex: RegExp, text: string, found: (match: RegExpExecArray) => void): void =>
+  finish(eachMatchSteps(regex, text, WHOLE, found));
+
+/** eachMatch in steps, spending on each match the characters its search went past since the last one. */
+export function* eachMatchSteps(
+  regex: RegExp,
+  text: string,
+  budget: Budget,
+  found: (match: RegExpExecArray) => void,
+): Steps<void> {
+  let read = 0;
+  for (const match of matchesOf(regex, text)) {
+    const end = match.index + match[0].length;
+    if (budget.spend(Math.max(1, end - read))) yield;
+    read = end;
     found(match);
   }
 }

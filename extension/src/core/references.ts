@@ -15,6 +15,7 @@
  */
 
 import { isBlankLine, linesFromEnd } from './lines.js';
+import { type Budget, finish, type Steps, WHOLE } from './steps.js';
 
 export interface Reference {
   /** `[n]`: the number the answer's markers cite; null on a `[KG]` or `[DC]` line. */
@@ -96,12 +97,16 @@ function inFence(text: string, at: number): boolean {
 }
 
 /** The references list closing the text, or null. */
-export function referencesBlock(text: string): ReferencesBlock | null {
+export const referencesBlock = (text: string): ReferencesBlock | null => finish(referencesBlockSteps(text, WHOLE));
+
+/** referencesBlock in steps (steps.ts), spending a line's length on each line read. */
+export function* referencesBlockSteps(text: string, budget: Budget): Steps<ReferencesBlock | null> {
   if (typeof text !== 'string' || !/references/i.test(text)) return null;
   const references: Reference[] = [];
   // Where the lines continuing a reference end, while the reference line above them is not yet read.
   let continuedTo = -1;
   for (const line of linesFromEnd(text)) {
+    if (budget.spend(line.text.length + 1)) yield;
     if (isBlankLine(line.text)) {
       if (continuedTo >= 0) return null; // a paragraph after the list, not part of it
       continue;

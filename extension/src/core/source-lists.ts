@@ -20,6 +20,7 @@
  */
 
 import { MAX_CITATIONS } from './limits.js';
+import { type Budget, finish, type Steps, WHOLE } from './steps.js';
 import { isWebUrl } from './urls.js';
 
 export interface ListedSource {
@@ -489,7 +490,11 @@ interface Open {
 
 /** Every list of sources in the text, in the text's order; `place`, where a declaration says the
  * list is (its list is said to be sources). */
-export function sourceLists(text: string, place: ListPlace | null = null): SourceList[] {
+export const sourceLists = (text: string, place: ListPlace | null = null): SourceList[] =>
+  finish(sourceListSteps(text, place, WHOLE));
+
+/** sourceLists in steps (steps.ts), spending a line's length on each line read. */
+export function* sourceListSteps(text: string, place: ListPlace | null, budget: Budget): Steps<SourceList[]> {
   if (typeof text !== 'string') return [];
   const declaredHeading = place?.kind === 'heading' ? (headingWords(place.heading)?.toLowerCase() ?? null) : null;
   const lists: SourceList[] = [];
@@ -561,6 +566,7 @@ export function sourceLists(text: string, place: ListPlace | null = null): Sourc
     const line = text.slice(from, to);
     const lineStart = from;
     from = newline + 1;
+    if (budget.spend(line.length + 1)) yield;
 
     const fenceRun = FENCE.exec(line)?.[1];
     if (fence !== null) {

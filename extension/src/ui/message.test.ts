@@ -360,3 +360,17 @@ test('markers in the other notations become buttons: [^n^] and ¹ in the text, <
     [2],
   );
 });
+
+test("a long answer's text is read for its markers in many steps, not in the pass's first", () => {
+  const sentence = 'A fact about the sources [1], and another [2]. ';
+  const text = sentence.repeat(2_000);
+  const sources = [citation(1, { url: 'https://a.example/' }), citation(2, { url: 'https://b.example/' })];
+  const message = answer('long', `<p>${text}</p>`);
+  const pass = passOver(message, { messageId: 'long', citations: sources, text, done: true, live: true });
+  let stepsBeforeList = 0;
+  while (!message.querySelector('.owc-sources') && !pass.next().done) stepsBeforeList++;
+  // Each step reads a part of the text: the observer ends a slice between two of them (observe.ts).
+  assert.ok(stepsBeforeList > 10, `${stepsBeforeList} steps for ${text.length} characters`);
+  while (!pass.next().done);
+  assert.equal(message.querySelectorAll('.owc-cite').length, 4_000);
+});

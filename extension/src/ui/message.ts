@@ -8,7 +8,14 @@
  */
 
 import type { AnswerView } from '../capture/hub.js';
-import { type Citation, citationNumbers, linkMarkers, type MarkerSpan, splitCited } from '../core/index.js';
+import {
+  type Citation,
+  type CitedSplit,
+  citationNumbers,
+  linkMarkerSteps,
+  type MarkerSpan,
+  splitCitedSteps,
+} from '../core/index.js';
 import { answerContainer, proseBlocks } from '../host/answers.js';
 import { nativeStrip } from '../host/native.js';
 import { detachOrphans, renumber, type View } from './attachments.js';
@@ -32,12 +39,16 @@ function recordShown(message: Element, citations: readonly Citation[]): boolean 
   return before !== undefined && before.key !== key;
 }
 
+// The core's reading of the whole text, in steps of this many characters or items (core/steps.ts):
+// a small part of a slice (observe.ts), so that a slice ends near its time whatever the answer.
+const STEP_UNITS = 2048;
+
 // A pass runs at every change of the message: its spans are found once per text and citations.
 const knownSpans = new WeakMap<readonly Citation[], { content: string; spans: readonly MarkerSpan[] }>();
-function spansOf(content: string, citations: readonly Citation[]): readonly MarkerSpan[] {
+function* spansOf(content: string, citations: readonly Citation[]): Generator<void, readonly MarkerSpan[]> {
   const known = knownSpans.get(citations);
   if (known?.content === content) return known.spans;
-  const spans = linkMarkers(content, citations);
+  const spans = yield* linkMarkerSteps(content, citations, { stepUnits: STEP_UNITS });
   knownSpans.set(citations, { content, spans });
   return spans;
 }
@@ -55,11 +66,13 @@ export function* passOver(message: HTMLElement, answer: AnswerView): Generator<v
   const { byUrl, byRef } = citationNumbers(citations);
   const renewed = recordShown(message, citations);
   // The answer's markdown, read where markers are linked or buttons renumbered.
-  const contentSpans = done || renewed ? spansOf(content, citations) : [];
+  const contentSpans = done || renewed ? yield* spansOf(content, citations) : [];
   const view: View = { citations, byIndex, byUrl, byRef, contentSpans };
+  // Cited and retrieved are told apart once the text is whole: while it streams, every source shows.
+  const split = done ? yield* splitCitedSteps(content, citations, contentSpans, STEP_UNITS) : null;
   if (renewed) renumber(message, view);
   nativeStrip(container)?.classList.toggle('owc-hidden', !settings().keepOpenWebuiStrip);
-  drawLists(container, messageId, view, content, done, renewed);
+  drawLists(container, messageId, split ?? { cited: citations, retrieved: [] }, renewed);
   yield;
 
   // Svelte rewrites the answer's text on every streamed token: markers are linked once it is done.
@@ -78,15 +91,9 @@ export function applyToMessage(message: HTMLElement, answer: AnswerView): void {
 function drawLists(
   container: Element,
   messageId: string,
-  { citations, contentSpans }: View,
-  content: string,
-  done: boolean,
+  { cited, retrieved }: Readonly<Record<keyof CitedSplit, readonly Citation[]>>,
   renewed: boolean,
 ): void {
-  // Cited and retrieved are told apart once the text is whole: while it streams, every source shows.
-  const { cited, retrieved } = done
-    ? splitCited(content, citations, contentSpans)
-    : { cited: citations, retrieved: [] };
   const shownRetrieved = settings().showRetrieved ? retrieved : [];
   const key = listKey(messageId, cited, shownRetrieved, settingsKey());
   const selector = (name: string) => `.${name}[data-owc-message-id="${CSS.escape(messageId)}"]`;

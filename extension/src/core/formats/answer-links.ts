@@ -3,6 +3,9 @@
  * its sources carry only by an id (generic.ts reads the name, markers.ts makes the link a marker).
  */
 
+import { matchesOf } from '../matches.js';
+import { type Budget, finish, type Steps, WHOLE } from '../steps.js';
+
 // `[text](target)`: a text without brackets or line breaks, a target without parentheses or blanks,
 // each of bounded length (classes that exclude the next delimiter: no backtracking across a link).
 const LINK = /\[([^[\]\n]{1,200})\]\(([^()\s]{1,200})\)/g;
@@ -18,20 +21,27 @@ export interface MarkdownLink {
 }
 
 /** The answer's links whose text is not blank, in order, at most MAX_LINKS. */
-export function markdownLinks(answer: string): MarkdownLink[] {
+export const markdownLinks = (answer: string): MarkdownLink[] => finish(markdownLinkSteps(answer, WHOLE));
+
+/** markdownLinks in steps (../steps.ts), spending what each search advanced. */
+export function* markdownLinkSteps(answer: string, budget: Budget): Steps<MarkdownLink[]> {
   const links: MarkdownLink[] = [];
-  LINK.lastIndex = 0;
-  for (let match = LINK.exec(answer); match && links.length < MAX_LINKS; match = LINK.exec(answer)) {
+  let read = 0;
+  for (const match of matchesOf(LINK, answer)) {
+    if (links.length >= MAX_LINKS) break;
+    const end = match.index + match[0].length;
+    if (budget.spend(Math.max(1, end - read))) yield;
+    read = end;
     const text = match[1]!.trim();
-    if (text !== '') links.push({ start: match.index, end: LINK.lastIndex, text, target: match[2]! });
+    if (text !== '') links.push({ start: match.index, end, text, target: match[2]! });
   }
   return links;
 }
 
-/** Each link target, with the text of its first link. */
-export function linkNames(answer: string | null): Map<string, string> {
+/** Each link target, with the text of its first link, in steps (../steps.ts). */
+export function* linkNameSteps(answer: string | null, budget: Budget): Steps<Map<string, string>> {
   const names = new Map<string, string>();
-  for (const { text, target } of answer === null ? [] : markdownLinks(answer))
+  for (const { text, target } of answer === null ? [] : yield* markdownLinkSteps(answer, budget))
     if (!names.has(target)) names.set(target, text);
   return names;
 }

@@ -25,8 +25,9 @@
 import { firstChoice, int, isObject, type JsonObject, num, obj, parseJsonString, str } from '../json.js';
 import { MAX_CITATIONS } from '../limits.js';
 import type { Draft, Format, ScoreKind } from '../model.js';
+import { type Budget, finish, type Steps, WHOLE } from '../steps.js';
 import { isFileName, isWebUrl } from '../urls.js';
-import { linkNames } from './answer-links.js';
+import { linkNameSteps } from './answer-links.js';
 
 // A producer puts its sources near the top: at most this many objects down (`choices[0]` is one).
 const MAX_DEPTH = 4;
@@ -406,12 +407,12 @@ function ownNumbers(items: JsonObject[]): number[] | null {
 
 /** Numbers from 0 (the items' own, or their places) are what the answer writes when it cites a 0;
  * else it counts from 1, and a number from 0 is an item's place in the list: one more. */
-const asCited = (numbers: number[], answer: string | null): number[] =>
-  !numbers.includes(0) || (answer !== null && CITES_ZERO.test(answer)) ? numbers : numbers.map((n) => n + 1);
+const asCited = (numbers: number[], citesZero: () => boolean): number[] =>
+  !numbers.includes(0) || citesZero() ? numbers : numbers.map((n) => n + 1);
 
 /** A list's items as sources numbered as the answer cites them; null unless every item is one.
  * Items named by an id only are a list's when the answer names at least one of them. */
-function asSources(list: unknown[], answer: string | null, names: ReadonlyMap<string, string>): Draft[] | null {
+function asSources(list: unknown[], citesZero: () => boolean, names: ReadonlyMap<string, string>): Draft[] | null {
   const drafts: Draft[] = [];
   let named = false;
   let unnamed = false;
@@ -424,7 +425,7 @@ function asSources(list: unknown[], answer: string | null, names: ReadonlyMap<st
   }
   if (unnamed && !named) return null;
   const own = ownNumbers(list as JsonObject[]);
-  const numbers = asCited(own ?? drafts.map((_, i) => i), answer);
+  const numbers = asCited(own ?? drafts.map((_, i) => i), citesZero);
   drafts.forEach((draft, i) => {
     draft.refs = [numbers[i]!];
   });
@@ -444,28 +445,36 @@ function covering<T extends { drafts: Draft[] }>(found: T[]): T | null {
 const answerText = (payload: JsonObject): string | null =>
   str(obj(firstChoice(payload)?.message)?.content) ?? str(obj(firstChoice(payload)?.delta)?.content);
 
+/** The generic reader in steps (../steps.ts): the answer's text read for its links, then each
+ * list found a step of its items' number. */
+export function* genericSteps(payload: JsonObject, budget: Budget): Steps<ReturnType<Format['extract']>> {
+  // API lists, Open WebUI events
+  if (payload.object === 'list' || (typeof payload.type === 'string' && !payload.choices)) return null;
+  const lists = listsBelow(payload);
+  if (lists === null) return null;
+  const answer = answerText(payload);
+  const names = yield* linkNameSteps(answer, budget);
+  // Whether the answer cites a 0: asked of the text once, when a list counts from 0.
+  let citesZero: boolean | undefined;
+  const readsZero = (): boolean => (citesZero ??= answer !== null && CITES_ZERO.test(answer));
+  const found: Array<{ field: string; drafts: Draft[] }> = [];
+  const read = new Set<unknown[]>();
+  for (const { field, list, within } of lists) {
+    if (budget.spend(1 + list.length)) yield;
+    // A list of sources is read whole: what its items hold (their authors, their pages) is theirs.
+    const drafts = within && read.has(within) ? null : asSources(list, readsZero, names);
+    if (drafts) {
+      read.add(list);
+      found.push({ field, drafts });
+    }
+  }
+  // None, or several lists: which one holds the sources is a guess, unless one has every
+  // document of the others and more (the others, what it cited of them).
+  const chosen = found.length === 1 ? found[0] : covering(found);
+  return chosen ? { drafts: chosen.drafts, ordered: true, field: chosen.field } : null;
+}
+
 export const generic: Format = {
   name: 'generic',
-  extract(payload) {
-    // API lists, Open WebUI events
-    if (payload.object === 'list' || (typeof payload.type === 'string' && !payload.choices)) return null;
-    const lists = listsBelow(payload);
-    if (lists === null) return null;
-    const answer = answerText(payload);
-    const names = linkNames(answer);
-    const found: Array<{ field: string; drafts: Draft[] }> = [];
-    const read = new Set<unknown[]>();
-    for (const { field, list, within } of lists) {
-      // A list of sources is read whole: what its items hold (their authors, their pages) is theirs.
-      const drafts = within && read.has(within) ? null : asSources(list, answer, names);
-      if (drafts) {
-        read.add(list);
-        found.push({ field, drafts });
-      }
-    }
-    // None, or several lists: which one holds the sources is a guess, unless one has every
-    // document of the others and more (the others, what it cited of them).
-    const chosen = found.length === 1 ? found[0] : covering(found);
-    return chosen ? { drafts: chosen.drafts, ordered: true, field: chosen.field } : null;
-  },
+  extract: (payload) => finish(genericSteps(payload, WHOLE)),
 };

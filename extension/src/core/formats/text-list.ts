@@ -17,9 +17,10 @@
  */
 
 import { firstChoice, obj } from '../json.js';
-import { citedNumbers } from '../markers.js';
+import { citedNumberSteps } from '../markers.js';
 import type { Draft, Format } from '../model.js';
-import { type ListedSource, type SourceList, sourceLists } from '../source-lists.js';
+import { type ListedSource, type SourceList, sourceListSteps } from '../source-lists.js';
+import { type Budget, finish, type Steps, WHOLE } from '../steps.js';
 import { isFileName } from '../urls.js';
 
 // Lists no heading names that are matched to the markers, at most.
@@ -67,23 +68,35 @@ export function listedDraft(source: ListedSource, n: number | null): Draft {
   };
 }
 
+type Read = ReturnType<Format['extract']>;
+
+/** The sources a list in the answer's text gives, in steps (../steps.ts): the text is read for its
+ * lists, then for its markers once per candidate list. */
+export function* textListSteps(text: string, budget: Budget): Steps<Read> {
+  const lists = yield* sourceListSteps(text, null, budget);
+  // A list said to be sources, whose titles alone (if any) are file names; any other, when cited.
+  const said = lists.find(
+    (list) => list.said && list.sources.every((s) => s.url || (s.title !== null && isFileName(s.title))),
+  );
+  // Each candidate reads the text's markers again: a few, whatever a hostile text holds.
+  let chosen = said;
+  for (const list of said ? [] : lists.slice(0, MAX_CANDIDATES)) {
+    if (matchedNumbers(list, yield* citedNumberSteps(text, [list], budget))) {
+      chosen = list;
+      break;
+    }
+  }
+  if (!chosen) return null;
+  const cited = yield* citedNumberSteps(text, [chosen], budget);
+  const numbers = matchedNumbers(chosen, cited) ?? listNumbers(chosen.sources, 1);
+  const drafts = chosen.sources.map((source, i) => listedDraft(source, numbers[i]!));
+  return { drafts, ordered: true, field: where(chosen, text) };
+}
+
 export const textList: Format = {
   name: 'text-list',
   extract(payload) {
     const message = obj(firstChoice(payload)?.message) ?? obj(firstChoice(payload)?.delta);
-    const text = typeof message?.content === 'string' ? message.content : '';
-    const lists = sourceLists(text);
-    // A list said to be sources, whose titles alone (if any) are file names; any other, when cited.
-    const said = lists.find(
-      (list) => list.said && list.sources.every((s) => s.url || (s.title !== null && isFileName(s.title))),
-    );
-    // Each candidate reads the text's markers again: a few, whatever a hostile text holds.
-    const candidates = lists.slice(0, MAX_CANDIDATES);
-    const chosen = said ?? candidates.find((list) => matchedNumbers(list, citedNumbers(text, [list])));
-    if (!chosen) return null;
-    const cited = citedNumbers(text, [chosen]);
-    const numbers = matchedNumbers(chosen, cited) ?? listNumbers(chosen.sources, 1);
-    const drafts = chosen.sources.map((source, i) => listedDraft(source, numbers[i]!));
-    return { drafts, ordered: true, field: where(chosen, text) };
+    return finish(textListSteps(typeof message?.content === 'string' ? message.content : '', WHOLE));
   },
 };

@@ -5,9 +5,13 @@
  * them in that order over the spans of the markers.
  */
 
+import type { Budget, Steps } from '../steps.js';
+
 /** What a finder may ask of the answer and of the sources shown. */
 export interface ShownSources {
   text: string;
+  /** The budget of the pass's steps (../steps.ts): a finder that reads the text spends on it. */
+  budget: Budget;
   /** Whether a position lies in code (where nothing is hidden). */
   inCode(at: number): boolean;
   /** The citations (their `index`) that the producer's numbers, or else an address, name. */
@@ -27,8 +31,9 @@ export interface HiddenBlock {
 }
 
 export interface SourceBlockSyntax {
-  /** This syntax's blocks in the text, sorted and apart, to hide: those listing sources shown. */
-  find(shown: ShownSources): HiddenBlock[];
+  /** This syntax's blocks in the text, sorted and apart, to hide: those listing sources shown. In
+   * steps: a finder reads the whole text. */
+  find(shown: ShownSources): Steps<HiddenBlock[]>;
   /** Once one is hidden, it is the answer's list of sources: no other list in the text
    * (source-lists.ts) is looked for. */
   isTheList?: true;

@@ -2,20 +2,20 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { citation } from '../../../test-support/citation.js';
-import { shownSources } from '../../../test-support/shown-sources.js';
+import { blocksFound, shownSources } from '../../../test-support/shown-sources.js';
 import { linkMarkers } from '../markers.js';
 import { grok2apiSources } from './grok2api-sources.js';
 
 test("grok2api's Sources block, marked by its line, is hidden with the citations of what it holds", () => {
   const text = 'Claim [[1]](https://a.example/)\n\n## Sources\n[grok2api-sources]: #\n- [A](https://a.example/)\n';
-  assert.deepEqual(grok2apiSources.find(shownSources(text, [])), [
+  assert.deepEqual(blocksFound(grok2apiSources, shownSources(text, [])), [
     { start: text.indexOf('\n\n## Sources'), end: text.length, indices: 'cited-inside', heading: 'Sources' },
   ]);
 });
 
 test('a Sources heading without its mark, or not closing the answer, is no block of grok2api', () => {
   for (const text of ['Claim.\n\n## Sources\n- [A](https://a.example/)\n', 'Claim.\n## Sources\n[grok2api-sources]: #'])
-    assert.deepEqual(grok2apiSources.find(shownSources(text, [])), [], text);
+    assert.deepEqual(blocksFound(grok2apiSources, shownSources(text, [])), [], text);
 });
 
 test('the hidden block lists the sources its own markers cite, which are hidden with it', () => {

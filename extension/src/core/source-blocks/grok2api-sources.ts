@@ -7,8 +7,10 @@ import type { SourceBlockSyntax } from './block.js';
 const BLOCK = /(?:^|\r?\n\r?\n)## Sources\r?\n\[grok2api-sources\]: #\r?\n[\s\S]*$/;
 
 export const grok2apiSources: SourceBlockSyntax = {
-  find({ text }) {
+  // One search through the text (a native one, linear): it ends the step if it spent its budget.
+  *find({ text, budget }) {
     const block = BLOCK.exec(text);
+    if (budget.spend(text.length)) yield;
     return block ? [{ start: block.index, end: text.length, indices: 'cited-inside', heading: 'Sources' }] : [];
   },
 };

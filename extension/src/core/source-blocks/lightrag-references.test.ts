@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { citation } from '../../../test-support/citation.js';
-import { shownSources } from '../../../test-support/shown-sources.js';
+import { blocksFound, shownSources } from '../../../test-support/shown-sources.js';
 import { linkMarkers } from '../markers.js';
 import { referenceId, referencesBlock } from '../references.js';
 import { lightragReferences } from './lightrag-references.js';
@@ -11,13 +11,13 @@ const TEXT = 'Tea is grown in Kenya [1].\n\n### References\n\n- [1] tea.pdf\n- [
 
 test("LightRAG's References list is hidden with the sources shown that it names, as the answer's list", () => {
   const [first] = referencesBlock(TEXT)!.references;
-  assert.deepEqual(lightragReferences.find(shownSources(TEXT, [{ index: 5, id: referenceId(first!) }])), [
+  assert.deepEqual(blocksFound(lightragReferences, shownSources(TEXT, [{ index: 5, id: referenceId(first!) }])), [
     { start: TEXT.indexOf('### References'), end: TEXT.length, indices: [5], heading: 'References' },
   ]);
 });
 
 test('a References list naming no source shown is left in place', () => {
-  assert.deepEqual(lightragReferences.find(shownSources(TEXT, [{ index: 1, id: 'other.pdf' }])), []);
+  assert.deepEqual(blocksFound(lightragReferences, shownSources(TEXT, [{ index: 1, id: 'other.pdf' }])), []);
 });
 
 test("once the References list is hidden, it is the answer's list: no list above it is hidden as sources", () => {

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 
 import fc from 'fast-check';
 
-import { shownSources } from '../../../test-support/shown-sources.js';
+import { blocksFound, shownSources } from '../../../test-support/shown-sources.js';
 import { openragTags, sourcesTags } from './openrag-tags.js';
 
 // OpenRAG's own stripping regex, which linkMarkers used to run: cubic on a run of blanks that fails
@@ -31,8 +31,8 @@ test('"Sources:" tags are the lines OpenRAG\'s regex matches, with the list it c
 
 test('a tag is hidden when its numbers name a source shown, and not in code', () => {
   const text = 'A claim.\n[Sources: 1, 3]\nMore.\nSources: [7].\n`Sources: 1`';
-  assert.deepEqual(openragTags.find(shownSources(text, [{ index: 1 }, { index: 3 }])), [
+  assert.deepEqual(blocksFound(openragTags, shownSources(text, [{ index: 1 }, { index: 3 }])), [
     { start: 9, end: 24, indices: [1, 3] },
   ]);
-  assert.deepEqual(openragTags.find(shownSources(text, [{ index: 1 }], [[9, 24]])), []);
+  assert.deepEqual(blocksFound(openragTags, shownSources(text, [{ index: 1 }], [[9, 24]])), []);
 });

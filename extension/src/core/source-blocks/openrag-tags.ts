@@ -2,7 +2,8 @@
  * name sources shown, its own marker with it. */
 
 import { listNumbers } from '../marker-syntax/numbers.js';
-import { eachMatch } from '../matches.js';
+import { matchesOf } from '../matches.js';
+import { type Budget, finish, type Steps, WHOLE } from '../steps.js';
 import type { HiddenBlock, SourceBlockSyntax } from './block.js';
 
 // Read as OpenRAG's own stripping regex reads it:
@@ -25,9 +26,13 @@ export interface SourcesTag {
 
 /** The lines OpenRAG's regex matches, each read once from its prefix on: the regex's matches, their
  * list as it captures it (blanks aside), in linear time. */
-export function sourcesTags(text: string): SourcesTag[] {
+export const sourcesTags = (text: string): SourcesTag[] => finish(sourcesTagSteps(text, WHOLE));
+
+/** sourcesTags in steps (../steps.ts), spending what each tag's search and reading advanced. */
+function* sourcesTagSteps(text: string, budget: Budget): Steps<SourcesTag[]> {
   const tags: SourcesTag[] = [];
-  eachMatch(SOURCES_PREFIX, text, (prefix) => {
+  let read = 0;
+  for (const prefix of matchesOf(SOURCES_PREFIX, text)) {
     const colon = prefix.index + prefix[0].length;
     let at = colon;
     while (isBlank(code(text, at))) at++;
@@ -36,13 +41,15 @@ export function sourcesTags(text: string): SourcesTag[] {
     if (bracket) at++;
     const from = at;
     for (let c = code(text, at); (c >= 0x30 && c <= 0x39) || c === 0x2c || isBlank(c); c = code(text, ++at));
+    if (budget.spend(Math.max(1, at - read))) yield;
+    read = Math.max(read, at);
     // No list after them: the regex takes the last blanks as its list (which holds no number).
-    if (at === from && (bracket || !blanks)) return;
+    if (at === from && (bracket || !blanks)) continue;
     const list = text.slice(from, at);
     if (code(text, at) === 0x5d) at++; // ]
     for (let c = code(text, at); c === 0x2e || isBlank(c); c = code(text, ++at));
     if (isLineEnd(code(text, at))) tags.push({ start: prefix.index, end: at, list: list.replace(/[ \t]+/g, '') });
-  });
+  }
   return tags;
 }
 
@@ -55,9 +62,9 @@ function tagNumbers(list: string): number[] {
 }
 
 export const openragTags: SourceBlockSyntax = {
-  find({ text, inCode, resolve }) {
+  *find({ text, inCode, resolve, budget }) {
     const hidden: HiddenBlock[] = [];
-    for (const tag of sourcesTags(text)) {
+    for (const tag of yield* sourcesTagSteps(text, budget)) {
       const indices = resolve(tagNumbers(tag.list));
       if (indices.length && !inCode(tag.start)) hidden.push({ start: tag.start, end: tag.end, indices });
     }
