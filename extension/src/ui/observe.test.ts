@@ -34,3 +34,39 @@ test("a long pass over an answer is cut into slices of half a frame, the page's 
   assert.equal(steps, 40);
   stop.abort();
 });
+
+test("a finished answer's pass goes before a chat's pass begun in idle time, and that one ends after it", async (t) => {
+  let now = 0; // a fake clock: each step of a pass takes a millisecond
+  t.mock.method(performance, 'now', () => now);
+  const message = (id: string): HTMLElement => {
+    const element = document.createElement('div');
+    element.id = `message-${id}`;
+    element.innerHTML = '<div class="chat-assistant"></div>';
+    document.body.append(element);
+    return element;
+  };
+  const [opened, finished] = [message('opened'), message('finished')];
+  const ran: string[] = [];
+  function* pass(element: HTMLElement, steps: number): Generator<void> {
+    for (let i = 0; i < steps; i++) {
+      now += 1;
+      ran.push(element.id);
+      yield;
+    }
+  }
+  const stop = new AbortController();
+  const schedule = observeMessages(
+    (element) => pass(element, element === finished ? 3 : 40),
+    stop.signal,
+    (element) => (element === finished ? 'now' : 'idle'),
+  );
+  schedule(opened);
+  for (let task = 0; task < 10 && !ran.includes(opened.id); task++) await nextTask();
+  assert.ok(ran.length > 0 && ran.length < 40, `the chat's pass cut after ${ran.length} steps`);
+  const before = ran.length;
+  schedule(finished);
+  for (let task = 0; task < 20 && ran.filter((id) => id === opened.id).length < 40; task++) await nextTask();
+  assert.deepEqual(ran.slice(before, before + 3), [finished.id, finished.id, finished.id]);
+  assert.equal(ran.filter((id) => id === opened.id).length, 40);
+  stop.abort();
+});

@@ -7,9 +7,10 @@
  *
  * A message's pass is a series of steps (message.ts), run in slices of at most SLICE_MS (idle.ts):
  * no task of ours holds the page for a frame, however long the answer. A finished answer's next
- * slice follows at once (`soon`), the others' in idle time. A message changed while its pass
- * runs (by Open WebUI, or by the pass itself) is passed over again once it ends: a pass is
- * idempotent, and skips what the last one did.
+ * slice follows at once (`soon`), the others' in idle time; a finished
+ * answer's pass goes before any other, even one begun before it. A
+ * message changed while its pass runs (by Open WebUI, or by the pass itself) is passed over
+ * again once it ends: a pass is idempotent, and skips what the last one did.
  */
 
 import { isAnswer, MESSAGES } from '../host/answers.js';
@@ -65,11 +66,15 @@ export function observeMessages(
   const run = (): void => {
     idleScheduled = soonScheduled = false;
     const until = performance.now() + SLICE_MS;
-    // Passes begun first; then a finished answer, then the last answers: a chat opens at its end.
+    // A finished answer's pass first, begun or not: its user waits for its buttons, not for a chat
+    // being drawn in idle time. Then passes begun, then the last answers: a chat opens at its end.
+    const isNow = (message: HTMLElement): boolean => timing(message) === 'now';
+    const begun = [...running.keys()];
     const finished: HTMLElement[] = [];
     const others: HTMLElement[] = [];
-    for (const message of [...pending].reverse()) (timing(message) === 'now' ? finished : others).push(message);
-    for (const message of [...running.keys(), ...finished, ...others]) {
+    for (const message of [...pending].reverse()) (isNow(message) ? finished : others).push(message);
+    const order = [...begun.filter(isNow), ...finished, ...begun.filter((message) => !isNow(message)), ...others];
+    for (const message of order) {
       let pass = running.get(message);
       if (!pass) {
         if (!pending.delete(message) || !message.isConnected) continue;
