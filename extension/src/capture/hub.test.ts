@@ -69,3 +69,22 @@ test("sources read from a finished answer's text replace Open WebUI's own only w
     [['lightrag', 'puppy-vaccination.md']],
   );
 });
+
+test("a finished answer's sources written in its long text are read in many steps, as the whole read reads them", () => {
+  const sources = Array.from({ length: 30 }, (_, i) => `${i + 1}. [Source ${i + 1}](https://s${i + 1}.example/)`);
+  const content = `${'A fact [1], another [2]. '.repeat(2_000)}\n\nSources:\n${sources.join('\n')}`;
+  const answered = () => {
+    const hub = createHub(() => 'en');
+    hub.addText('m1', 'c1', content, true);
+    hub.finish('m1', content);
+    return hub;
+  };
+  const whole = answered().view('m1')!.citations;
+  assert.equal(whole.length, 30);
+  const reading = answered().view('m1')!.readCitations!(256);
+  let steps = 1;
+  let next = reading.next();
+  for (; !next.done; next = reading.next()) steps++;
+  assert.deepEqual(next.value, whole);
+  assert.ok(steps > content.length / 1_000, `${steps} steps for ${content.length} characters`);
+});

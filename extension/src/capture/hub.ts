@@ -6,12 +6,20 @@
 import { keepLast } from '../bounded.js';
 import {
   type Accumulator,
+  type Budget,
   type Citation,
   chooseCitations,
   createAccumulator,
   type Declared,
+  done,
   type ExtractResult,
+  extractCitationSteps,
   extractCitations,
+  finish,
+  type Steps,
+  stepBudget,
+  streamedWins,
+  WHOLE,
 } from '../core/index.js';
 import { messageText } from '../host/message-text.js';
 import type { Declarations } from './declarations.js';
@@ -51,6 +59,8 @@ export interface AnswerView {
   /** Finished without a source to show, and the socket was closed while it was answered: what
    * Open WebUI sent meanwhile, its sources perhaps, never reached the page. */
   interrupted?: boolean;
+  /** `citations`, read in steps of `stepUnits` (core/steps.ts) where they are not read yet. */
+  readCitations?(stepUnits: number): Steps<readonly Citation[]>;
 }
 
 type Listener = (state: MessageState) => void;
@@ -104,7 +114,7 @@ const MAX_MESSAGES = 100;
 
 /** What is left of a settled answer's stream: its citations and text; later data is not read. */
 function settledAccumulator(result: ExtractResult, text: string): Accumulator {
-  return { add: () => {}, result: () => result, text: () => text, body: () => ({}) };
+  return { add: () => {}, result: () => result, resultSteps: () => done(result), text: () => text, body: () => ({}) };
 }
 const NO_DECLARATIONS: readonly Declared[] = [];
 
@@ -149,18 +159,16 @@ export function createHub(
     }
     return entry.result;
   };
-  const fromText = (messageId: string, content: string): ExtractResult => {
+  function* fromText(messageId: string, content: string, budget: Budget): Steps<ExtractResult> {
     let read = written.get(messageId);
     if (read?.content !== content || !readsWith(read, messageId)) {
       const options = { declared: declaredFor(messageId), anyModel: anyModel() };
-      read = remember(written, messageId, {
-        content,
-        ...options,
-        result: extractCitations({ choices: [{ message: { content } }] }, { locale: locale(), ...options }),
-      });
+      const payload = { choices: [{ message: { content } }] };
+      const result = yield* extractCitationSteps(payload, { locale: locale(), ...options }, budget);
+      read = remember(written, messageId, { content, ...options, result });
     }
     return read.result;
-  };
+  }
 
   const state = (messageId: string, chatId: string | null): MessageState => {
     let entry = messages.get(messageId);
@@ -203,24 +211,28 @@ export function createHub(
     changed(entry);
   };
 
-  /** The answer's sources, by core's precedence of its readings (core/precedence.ts). */
-  const citations = (messageId: string): ExtractResult => {
+  /** The answer's sources, by core's precedence of its readings (core/precedence.ts), in steps:
+   * what streamed, then the finished text when it may win. */
+  function* citationSteps(messageId: string, budget: Budget): Steps<ExtractResult> {
     const entry = messages.get(messageId);
     if (!entry) return { format: null, citations: [] };
     const added = adds.get(messageId) ?? 0;
     let parsed = parsedStreams.get(messageId);
     if (parsed?.adds !== added || !readsWith(parsed, messageId)) {
       const options = { declared: declaredFor(messageId), anyModel: anyModel() };
-      parsed = remember(parsedStreams, messageId, { adds: added, ...options, result: entry.accumulator.result() });
+      const result = yield* entry.accumulator.resultSteps(budget);
+      parsed = remember(parsedStreams, messageId, { adds: added, ...options, result });
     }
-    const result = chooseCitations({
-      streamed: parsed.result,
-      written: () => (entry.done && entry.content ? fromText(messageId, entry.content) : null),
-      stored: () => storedCitations(messageId),
-    });
+    const streamed = parsed.result;
+    let result = streamed;
+    if (!streamedWins(streamed)) {
+      const fromWritten = entry.done && entry.content ? yield* fromText(messageId, entry.content, budget) : null;
+      result = chooseCitations({ streamed, written: () => fromWritten, stored: () => storedCitations(messageId) });
+    }
     if (changedUnread.delete(entry)) readListeners.forEach((listener) => listener(entry));
     return result;
-  };
+  }
+  const citations = (messageId: string): ExtractResult => finish(citationSteps(messageId, WHOLE));
 
   // Declarations arrive after the page starts (the admin's file) or change (saved in the page):
   // the answers of a declared model are read again; every answer when those for any model changed.
@@ -290,6 +302,9 @@ export function createHub(
         messageId,
         get citations() {
           return citations(messageId).citations;
+        },
+        *readCitations(stepUnits) {
+          return (yield* citationSteps(messageId, stepBudget(stepUnits))).citations;
         },
         get unreadable() {
           if (!entry.done) return false;

@@ -1,6 +1,7 @@
-import { extractCitations } from './extract.js';
+import { extractCitationSteps, extractCitations } from './extract.js';
 import type { JsonObject } from './json.js';
 import type { ExtractOptions, ExtractResult } from './model.js';
+import type { Budget, Steps } from './steps.js';
 import { createMerger } from './stream.js';
 
 export interface Accumulator {
@@ -8,6 +9,8 @@ export interface Accumulator {
   add(chunk: unknown): void;
   /** The citations of everything added so far (same shape as extractCitations). */
   result(): ExtractResult;
+  /** `result` in steps (steps.ts). */
+  resultSteps(budget: Budget): Steps<ExtractResult>;
   /** The answer text streamed so far. */
   text(): string;
   /** Everything added so far, as one body (stream.ts): what "Find sources" searches (core/candidates.ts). */
@@ -19,6 +22,7 @@ export function createAccumulator(options: ExtractOptions = {}): Accumulator {
   return {
     add: merger.add,
     result: () => extractCitations(merger.body(), options),
+    resultSteps: (budget) => extractCitationSteps(merger.body(), options, budget),
     text: merger.text,
     body: merger.body,
   };

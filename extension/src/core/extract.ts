@@ -4,6 +4,7 @@ import { FORMATS } from './formats/index.js';
 import { isObject, type JsonObject } from './json.js';
 import { MAX_CITATIONS } from './limits.js';
 import type { ExtractOptions, ExtractResult } from './model.js';
+import { type Budget, finish, type Steps, WHOLE } from './steps.js';
 import { isStreamEvent, mergeChunks, parseStreamText } from './stream.js';
 
 const EMPTY = (): ExtractResult => ({ format: null, citations: [] });
@@ -24,7 +25,12 @@ function asBody(payload: unknown): JsonObject | null {
  * Citations of one payload the page saw: a response body, a stream chunk, a sequence of
  * chunks (array or SSE text), an Open WebUI message or its `sources`. Never throws.
  */
-export function extractCitations(payload: unknown, options: ExtractOptions = {}): ExtractResult {
+export const extractCitations = (payload: unknown, options: ExtractOptions = {}): ExtractResult =>
+  finish(extractCitationSteps(payload, options, WHOLE));
+
+/** extractCitations in steps (steps.ts): a step ends between two formats, and within a reader that
+ * reads the whole answer's text (a format's `steps`). */
+export function* extractCitationSteps(payload: unknown, options: ExtractOptions, budget: Budget): Steps<ExtractResult> {
   let body: JsonObject | null;
   try {
     body = asBody(payload);
@@ -38,8 +44,9 @@ export function extractCitations(payload: unknown, options: ExtractOptions = {})
   const declared = [...(options.declared ? [options.declared] : []), ...(options.anyModel ?? [])];
   const formats = declared.length ? [...declared.map(declaredFormat), ...FORMATS] : FORMATS;
   for (const [i, format] of formats.entries()) {
+    if (budget.spend(1)) yield;
     try {
-      const found = format.extract(body);
+      const found = format.steps ? yield* format.steps(body, budget) : format.extract(body);
       if (found && found.drafts.length > 0) {
         const drafts = found.drafts.slice(0, MAX_CITATIONS);
         const citations = finalize(drafts, found.ordered, format.name, options);

@@ -25,7 +25,7 @@ export { fileStem } from './export/file-stem.js';
 export { chatMarkdown, type MarkdownWords } from './export/markdown.js';
 export { ris } from './export/ris.js';
 export { bibliography, type Entry, type ExportedAnswer } from './export/sources.js';
-export { extractCitations } from './extract.js';
+export { extractCitationSteps, extractCitations } from './extract.js';
 export { opensFootnoteDefinition } from './footnotes.js';
 export { FORMATS } from './formats/index.js';
 export { isOwnSource, STORED_KEY } from './formats/open-webui.js';
@@ -43,6 +43,7 @@ export {
 } from './markers.js';
 export type { Anchor, Citation, CitationKind, ExtractOptions, ExtractResult, Quote, ScoreKind } from './model.js';
 export { distinctNames } from './names.js';
-export { chooseCitations, type Readings } from './precedence.js';
+export { chooseCitations, type Readings, streamedWins } from './precedence.js';
+export { type Budget, done, finish, type Steps, stepBudget, WHOLE } from './steps.js';
 export { answerTags } from './tags.js';
 export { hostOf, isWebUrl, safeUrl } from './urls.js';

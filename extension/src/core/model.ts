@@ -3,6 +3,7 @@
 import type { Declared } from './declared.js';
 import type { Notation } from './notations.js';
 import type { ListPlace } from './source-lists.js';
+import type { Budget, Steps } from './steps.js';
 
 /** How a score should be read, so that the UI never shows a fake percentage. */
 export type ScoreKind =
@@ -98,6 +99,9 @@ export interface Draft {
   listedUnder?: ListPlace;
 }
 
+/** What a format reads of a payload: see Format.extract. */
+export type FormatRead = { drafts: Draft[]; ordered: boolean; field?: string; omitted?: number } | null;
+
 export interface Format {
   name: string;
   /**
@@ -105,9 +109,10 @@ export interface Format {
    * `ordered: false` means the producer gives no order: drafts are then ranked by score.
    * No drafts: the payload has this format's sources, but none can be read.
    */
-  extract(
-    payload: Record<string, unknown>,
-  ): { drafts: Draft[]; ordered: boolean; field?: string; omitted?: number } | null;
+  extract(payload: Record<string, unknown>): FormatRead;
+  /** `extract` in steps (steps.ts), for a reader that reads the whole answer's text: `extract` is
+   * these steps run to their end. */
+  steps?(payload: Record<string, unknown>, budget: Budget): Steps<FormatRead>;
   /** What of this format's stream the merger (stream.ts) cannot keep as a field like any other:
    * made once per stream. */
   stream?: () => StreamPart;

@@ -15,13 +15,17 @@ export interface Readings {
   stored: () => ExtractResult | null;
 }
 
+/** Whether what streamed is shown whatever the text and the store hold: they need not be read. */
+export const streamedWins = (streamed: ExtractResult): boolean =>
+  streamed.citations.length > 0 && streamed.format !== 'open-webui';
+
 /** Raw upstream data wins over what is stored: it is what the producer sent. Sources read from the
  * text win over Open WebUI's own copy of the same sources (its source events from url_citations),
  * which are links: sources read without any link are not that copy, and leave Open WebUI's own (its
  * knowledge bases, its web search) as they are. */
 export function chooseCitations({ streamed, written, stored }: Readings): ExtractResult {
   const copied = streamed.format === 'open-webui';
-  if (streamed.citations.length && !copied) return streamed;
+  if (streamedWins(streamed)) return streamed;
   const fromText = written();
   const fromStore = stored();
   const wins = copied ? fromText?.citations.some((c) => c.url !== null) : !fromStore?.citations.length;

@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import { citation } from '../../test-support/citation.js';
 import { markerText } from '../../test-support/hostile.js';
 import { anyPayload } from '../../test-support/wire-formats.js';
+import { extractCitationSteps, extractCitations } from './extract.js';
 import { generic, genericSteps } from './formats/generic.js';
 import { textList, textListSteps } from './formats/text-list.js';
 import { isObject } from './json.js';
@@ -174,6 +175,17 @@ test('the generic reader in steps of any budget reads what the whole run reads',
       if (!isObject(payload)) return;
       const whole = generic.extract(payload);
       assert.deepEqual(stepped(genericSteps(payload, stepBudget(units))).value, whole);
+    }),
+    RUNS,
+  );
+});
+
+test('extractCitations in steps of any budget reads what the whole run reads, the text-list and generic readers in steps', () => {
+  const written = answerText.map((text) => ({ choices: [{ message: { content: text } }] }));
+  fc.assert(
+    fc.property(fc.oneof(anyPayload, written), stepUnits, (payload, units) => {
+      const whole = extractCitations(payload);
+      assert.deepEqual(stepped(extractCitationSteps(payload, {}, stepBudget(units))).value, whole);
     }),
     RUNS,
   );

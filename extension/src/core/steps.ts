@@ -33,6 +33,12 @@ export function stepBudget(units?: number): Budget {
   };
 }
 
+/** Steps already done: `value`, for a reading not made in steps where steps are asked for. */
+export function* done<T>(value: T): Steps<T> {
+  yield* [];
+  return value;
+}
+
 /** Runs the steps to their end: the whole call. */
 export function finish<T>(steps: Steps<T>): T {
   for (;;) {

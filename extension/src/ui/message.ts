@@ -55,7 +55,9 @@ function* spansOf(content: string, citations: readonly Citation[]): Generator<vo
 
 /** The pass over one answer, in steps. */
 export function* passOver(message: HTMLElement, answer: AnswerView): Generator<void> {
-  const { messageId, citations, text: content, done } = answer;
+  const { messageId, text: content, done } = answer;
+  // The hub reads an answer's sources when first asked: here, in the pass's first steps.
+  const citations = answer.readCitations ? yield* answer.readCitations(STEP_UNITS) : answer.citations;
   detachOrphans(message);
   const container = answerContainer(message);
   if (!container) return;

@@ -24,7 +24,7 @@
 
 import { firstChoice, int, isObject, type JsonObject, num, obj, parseJsonString, str } from '../json.js';
 import { MAX_CITATIONS } from '../limits.js';
-import type { Draft, Format, ScoreKind } from '../model.js';
+import type { Draft, Format, FormatRead, ScoreKind } from '../model.js';
 import { type Budget, finish, type Steps, WHOLE } from '../steps.js';
 import { isFileName, isWebUrl } from '../urls.js';
 import { linkNameSteps } from './answer-links.js';
@@ -447,7 +447,7 @@ const answerText = (payload: JsonObject): string | null =>
 
 /** The generic reader in steps (../steps.ts): the answer's text read for its links, then each
  * list found a step of its items' number. */
-export function* genericSteps(payload: JsonObject, budget: Budget): Steps<ReturnType<Format['extract']>> {
+export function* genericSteps(payload: JsonObject, budget: Budget): Steps<FormatRead> {
   // API lists, Open WebUI events
   if (payload.object === 'list' || (typeof payload.type === 'string' && !payload.choices)) return null;
   const lists = listsBelow(payload);
@@ -477,4 +477,5 @@ export function* genericSteps(payload: JsonObject, budget: Budget): Steps<Return
 export const generic: Format = {
   name: 'generic',
   extract: (payload) => finish(genericSteps(payload, WHOLE)),
+  steps: genericSteps,
 };

@@ -16,9 +16,9 @@
  * for is a list of titles under a heading too.
  */
 
-import { firstChoice, obj } from '../json.js';
+import { firstChoice, type JsonObject, obj } from '../json.js';
 import { citedNumberSteps } from '../markers.js';
-import type { Draft, Format } from '../model.js';
+import type { Draft, Format, FormatRead } from '../model.js';
 import { type ListedSource, type SourceList, sourceListSteps } from '../source-lists.js';
 import { type Budget, finish, type Steps, WHOLE } from '../steps.js';
 import { isFileName } from '../urls.js';
@@ -68,11 +68,9 @@ export function listedDraft(source: ListedSource, n: number | null): Draft {
   };
 }
 
-type Read = ReturnType<Format['extract']>;
-
 /** The sources a list in the answer's text gives, in steps (../steps.ts): the text is read for its
  * lists, then for its markers once per candidate list. */
-export function* textListSteps(text: string, budget: Budget): Steps<Read> {
+export function* textListSteps(text: string, budget: Budget): Steps<FormatRead> {
   const lists = yield* sourceListSteps(text, null, budget);
   // A list said to be sources, whose titles alone (if any) are file names; any other, when cited.
   const said = lists.find(
@@ -93,10 +91,14 @@ export function* textListSteps(text: string, budget: Budget): Steps<Read> {
   return { drafts, ordered: true, field: where(chosen, text) };
 }
 
+/** The answer's text, as the reader reads it. */
+function answerText(payload: JsonObject): string {
+  const message = obj(firstChoice(payload)?.message) ?? obj(firstChoice(payload)?.delta);
+  return typeof message?.content === 'string' ? message.content : '';
+}
+
 export const textList: Format = {
   name: 'text-list',
-  extract(payload) {
-    const message = obj(firstChoice(payload)?.message) ?? obj(firstChoice(payload)?.delta);
-    return finish(textListSteps(typeof message?.content === 'string' ? message.content : '', WHOLE));
-  },
+  extract: (payload) => finish(textListSteps(answerText(payload), WHOLE)),
+  steps: (payload, budget) => textListSteps(answerText(payload), budget),
 };
