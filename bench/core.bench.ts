@@ -73,6 +73,12 @@ const grokBody = {
   search_sources: searchSources,
 };
 measure('extractCitations: grok2api body, 400 sources', 1, () => () => extractCitations(grokBody));
+// The same answer's spans: its 400 markers and the 400 offset spans of its annotations, in code
+// points over a text that is not ASCII (anchorSpans and toUtf16 walk it).
+const grokCitations = extractCitations(grokBody).citations;
+measure('linkMarkers: grok2api answer, 400 markers and offsets', 5, () => () =>
+  linkMarkers(grokText.join(''), grokCitations),
+);
 
 // 2. An OpenRAG stream of 2,000 chunks: "{}" until the last content chunk and the finish chunk.
 const sources = JSON.stringify({
