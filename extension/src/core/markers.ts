@@ -374,12 +374,9 @@ function* anchorSpanSteps(text: string, citations: readonly Citation[], budget: 
   const converted = new Map<unknown, { offsets: Float64Array; utf16: Float64Array }>();
   for (const [unit, offsets] of named) {
     const sorted = ascending(offsets);
-    const utf16 = new Float64Array(sorted.length);
-    for (let i = 0; i < sorted.length; i++) {
-      if (budget.spend(1)) yield;
-      utf16[i] = (yield* toUtf16Steps(text, sorted[i]!, unit as OffsetUnit, budget)) ?? -1;
-    }
-    converted.set(unit, { offsets: sorted, utf16 });
+    if (budget.spend(sorted.length)) yield;
+    const found = yield* toUtf16Steps(text, sorted, unit as OffsetUnit, budget);
+    converted.set(unit, { offsets: sorted, utf16: Float64Array.from(found, (at) => at ?? -1) });
   }
   const toText = (offset: number, unit: unknown): number => {
     if (!isOffset(offset)) return -1;
