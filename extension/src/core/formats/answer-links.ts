@@ -3,7 +3,7 @@
  * its sources carry only by an id (generic.ts reads the name, markers.ts makes the link a marker).
  */
 
-import { matchesOf } from '../matches.js';
+import { eachMatchSteps } from '../matches.js';
 import { type Budget, finish, type Steps, WHOLE } from '../steps.js';
 
 // `[text](target)`: a text without brackets or line breaks, a target without parentheses or blanks,
@@ -26,15 +26,11 @@ export const markdownLinks = (answer: string): MarkdownLink[] => finish(markdown
 /** markdownLinks in steps (../steps.ts), spending what each search advanced. */
 export function* markdownLinkSteps(answer: string, budget: Budget): Steps<MarkdownLink[]> {
   const links: MarkdownLink[] = [];
-  let read = 0;
-  for (const match of matchesOf(LINK, answer)) {
-    if (links.length >= MAX_LINKS) break;
-    const end = match.index + match[0].length;
-    if (budget.spend(Math.max(1, end - read))) yield;
-    read = end;
+  yield* eachMatchSteps(LINK, answer, budget, (match) => {
     const text = match[1]!.trim();
-    if (text !== '') links.push({ start: match.index, end, text, target: match[2]! });
-  }
+    if (text !== '') links.push({ start: match.index, end: match.index + match[0].length, text, target: match[2]! });
+    return links.length < MAX_LINKS;
+  });
   return links;
 }
 

@@ -2,7 +2,7 @@
  * name sources shown, its own marker with it. */
 
 import { listNumbers } from '../marker-syntax/numbers.js';
-import { matchesOf } from '../matches.js';
+import { eachMatchSteps } from '../matches.js';
 import { type Budget, finish, type Steps, WHOLE } from '../steps.js';
 import type { HiddenBlock, SourceBlockSyntax } from './block.js';
 
@@ -28,11 +28,10 @@ export interface SourcesTag {
  * list as it captures it (blanks aside), in linear time. */
 export const sourcesTags = (text: string): SourcesTag[] => finish(sourcesTagSteps(text, WHOLE));
 
-/** sourcesTags in steps (../steps.ts), spending what each tag's search and reading advanced. */
+/** sourcesTags in steps (../steps.ts): what a tag's line reads is spent with the next one's search. */
 function* sourcesTagSteps(text: string, budget: Budget): Steps<SourcesTag[]> {
   const tags: SourcesTag[] = [];
-  let read = 0;
-  for (const prefix of matchesOf(SOURCES_PREFIX, text)) {
+  yield* eachMatchSteps(SOURCES_PREFIX, text, budget, (prefix) => {
     const colon = prefix.index + prefix[0].length;
     let at = colon;
     while (isBlank(code(text, at))) at++;
@@ -41,15 +40,13 @@ function* sourcesTagSteps(text: string, budget: Budget): Steps<SourcesTag[]> {
     if (bracket) at++;
     const from = at;
     for (let c = code(text, at); (c >= 0x30 && c <= 0x39) || c === 0x2c || isBlank(c); c = code(text, ++at));
-    if (budget.spend(Math.max(1, at - read))) yield;
-    read = Math.max(read, at);
     // No list after them: the regex takes the last blanks as its list (which holds no number).
-    if (at === from && (bracket || !blanks)) continue;
+    if (at === from && (bracket || !blanks)) return;
     const list = text.slice(from, at);
     if (code(text, at) === 0x5d) at++; // ]
     for (let c = code(text, at); c === 0x2e || isBlank(c); c = code(text, ++at));
     if (isLineEnd(code(text, at))) tags.push({ start: prefix.index, end: at, list: list.replace(/[ \t]+/g, '') });
-  }
+  });
   return tags;
 }
 
