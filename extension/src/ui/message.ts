@@ -79,7 +79,7 @@ export function* passOver(message: HTMLElement, answer: AnswerView): Generator<v
 
   // Svelte rewrites the answer's text on every streamed token: markers are linked once it is done.
   if (!done) return;
-  const pass: Pass = { message, content, view, runs: openWebuiRuns(content, contentSpans) };
+  const pass: Pass = { message, content, view, runs: yield* openWebuiRuns(content, contentSpans) };
   for (const prose of proseBlocks(container).reverse()) for (const link of LINKERS) yield* link(pass, prose);
   yield* labelCitations(message, byIndex);
 }

@@ -23,9 +23,14 @@ export interface Run {
   unnamed: number[];
 }
 
-export function openWebuiRuns(content: string, contentSpans: readonly MarkerSpan[]): Run[] {
+// Markers read into runs between two steps.
+const RUNS_STEP = 512;
+
+/** The runs of the answer's markers, in steps. */
+export function* openWebuiRuns(content: string, contentSpans: readonly MarkerSpan[]): Generator<void, Run[]> {
   const runs: Run[] = [];
-  for (const span of contentSpans) {
+  for (const [i, span] of contentSpans.entries()) {
+    if (i % RUNS_STEP === RUNS_STEP - 1) yield; // an answer may have tens of thousands of markers
     const marker = content.slice(span.start, span.end);
     const { drawnByOpenWebui, numbers: written } = writtenMarker(marker);
     if (span.kind !== 'marker' || !drawnByOpenWebui) continue;
