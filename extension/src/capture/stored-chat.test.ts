@@ -45,10 +45,11 @@ const answerIds = (chat: LongChat): string[] =>
     .map((m) => m.id as string);
 
 /** What the page shows of each answer: its sources, text, and whether they could be read. */
+/** What each answer's view holds, its citations read (not how it reads them: its functions). */
 const shown = (hub: Hub, ids: readonly string[]) =>
   ids.map((id) => {
     const view = hub.view(id);
-    return view && { ...view };
+    return view && Object.fromEntries(Object.entries({ ...view }).filter(([, value]) => typeof value !== 'function'));
   });
 
 /** The chat read the way it was before steps: every answer at once. */

@@ -108,11 +108,12 @@ test('the list names every global the extension patches, each one that exists on
     assert.ok(holder && key in holder, `${name} exists`);
   }
   // Any other module assigning or defining a property of the page's globals bypasses the list
-  // (the extension's own `window.owuiCitations` is no page's). The producers' parsers are bundled too.
+  // (the extension's own `window.owuiCitations`, and the parts' register under its own symbol,
+  // parts/loader.ts REGISTER, are no page's). The producers' parsers are bundled too.
   const src = fileURLToPath(new URL('..', import.meta.url));
   const producers = fileURLToPath(new URL('../../../producers', import.meta.url));
   const direct =
-    /(?:\b(?:window|globalThis|navigator\.clipboard)|\.prototype)\.(?!owuiCitations\b)\w+\s*=[^=]|defineProperty\(\s*(?:window|globalThis|navigator|\w+\.prototype|images|clipboard)\b/;
+    /(?:\b(?:window|globalThis|navigator\.clipboard)|\.prototype)\.(?!owuiCitations\b)\w+\s*=[^=]|defineProperty\(\s*(?:window|globalThis|navigator|\w+\.prototype|images|clipboard)\b(?!,\s*REGISTER\b)/;
   const files = [src, producers].flatMap((root) =>
     (readdirSync(root, { recursive: true }) as string[]).map((file) => [root, file] as const),
   );
