@@ -1,9 +1,10 @@
 /**
  * One MutationObserver for the chat: a mutation only marks its message as pending (a cheap
- * lookup), and pending messages are handled together: in the next task when one of them has
- * just finished (its buttons appear with its final text); at most every STREAMING_PASS_MS, when
- * the browser is idle, while one streams (it changes at every token, and only its source list
- * can change); else when the browser is idle (a chat being opened: Open WebUI paints it first).
+ * lookup), and pending messages are handled together: at once when one of them has just
+ * finished (its buttons appear with its final text, in the same frame); at most every
+ * STREAMING_PASS_MS, when the browser is idle, while one streams (it changes at every token, and
+ * only its source list can change); else when the browser is idle (a chat being opened: Open
+ * WebUI paints it first).
  *
  * A message's pass is a series of steps (message.ts), run in slices of at most SLICE_MS (idle.ts):
  * no task of ours holds the page for a frame, however long the answer. A finished answer's next
@@ -47,9 +48,13 @@ export function observeMessages(
   const running = new Map<HTMLElement, Iterator<unknown>>();
   let idleScheduled = false;
   let soonScheduled = false;
-  const runSoon = (): void => {
+  // A finished answer's first slice runs right after the change that asked for it (Open WebUI's
+  // render, or the hub's word that the answer is done), before the browser paints: its buttons
+  // come with that frame, not a frame later. The rest of its pass, in tasks of their own.
+  const runSoon = (first = false): void => {
     soonScheduled = true;
-    soon(run);
+    if (first) queueMicrotask(run);
+    else soon(run);
   };
   const runIdle = (delayMs = 0): void => {
     idleScheduled = true;
@@ -95,7 +100,7 @@ export function observeMessages(
     pending.add(message);
     if (soonScheduled) return; // every pending message is handled in the next task
     const when = timing(message);
-    if (when === 'now') runSoon();
+    if (when === 'now') runSoon(true);
     else if (!idleScheduled) runIdle(when === 'streaming' ? STREAMING_PASS_MS : 0);
   };
   const observer = new MutationObserver((records) => {
