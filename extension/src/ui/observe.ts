@@ -48,9 +48,10 @@ export function observeMessages(
   const running = new Map<HTMLElement, Iterator<unknown>>();
   let idleScheduled = false;
   let soonScheduled = false;
-  // A finished answer's first slice runs right after the change that asked for it (Open WebUI's
-  // render, or the hub's word that the answer is done), before the browser paints: its buttons
-  // come with that frame, not a frame later. The rest of its pass, in tasks of their own.
+  // A finished answer's first slice runs right after the hub's word that it is done (read right
+  // after Open WebUI handled its last frame), before the browser paints: its buttons come with
+  // that frame, not a frame later. Asked for by the page's own changes, which may have taken their
+  // task's share already (a long answer drawn), and the rest of a pass: in tasks of their own.
   const runSoon = (first = false): void => {
     soonScheduled = true;
     if (first) queueMicrotask(run);
@@ -96,11 +97,11 @@ export function observeMessages(
       }
     }
   };
-  const schedule = (message: HTMLElement): void => {
+  const schedule = (message: HTMLElement, inline = true): void => {
     pending.add(message);
     if (soonScheduled) return; // every pending message is handled in the next task
     const when = timing(message);
-    if (when === 'now') runSoon(true);
+    if (when === 'now') runSoon(inline);
     else if (!idleScheduled) runIdle(when === 'streaming' ? STREAMING_PASS_MS : 0);
   };
   const observer = new MutationObserver((records) => {
@@ -125,10 +126,10 @@ export function observeMessages(
       }
     }
     // A pending message needs nothing more: when it finishes, the hub's change schedules it again.
-    changed.forEach((message) => pending.has(message) || schedule(message));
+    changed.forEach((message) => pending.has(message) || schedule(message, false));
   });
   observer.observe(document.body, { childList: true, subtree: true, characterData: true });
   signal.addEventListener('abort', () => observer.disconnect());
-  document.querySelectorAll<HTMLElement>(MESSAGES).forEach((m) => messageOf(m) && schedule(m));
+  document.querySelectorAll<HTMLElement>(MESSAGES).forEach((m) => messageOf(m) && schedule(m, false));
   return schedule;
 }
