@@ -130,23 +130,3 @@ test('an answer asked or streaming while the socket was closed and opened again 
     [false, true, false],
   );
 });
-
-test("an answer's last frame is read right after the app handled it, the others a task later", async () => {
-  const read: unknown[] = [];
-  const reader = createPacketReader(
-    (event) => read.push(event),
-    () => {},
-    () => {},
-  );
-  reader(citation('Report'));
-  reader.afterApp();
-  await Promise.resolve();
-  assert.equal(read.length, 0, 'a frame of a streaming answer waits for a task of its own');
-  reader(packet({ done: true, content: 'Revenue grew.' }));
-  assert.equal(read.length, 0, 'read before the app had the frame');
-  reader.afterApp();
-  await Promise.resolve();
-  assert.equal(read.length, 2, 'the finished answer waits a task more');
-  await tick();
-  assert.equal(read.length, 2);
-});

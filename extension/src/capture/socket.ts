@@ -1,8 +1,7 @@
 /**
  * Reads socket.io `events` packets as they reach the page, over WebSocket or over the
  * long-polling transport, without touching the app's own handling: our listener only queues
- * the frame, and the queue is read in a later task; but an answer's last frame, read right after
- * the app has handled it (`afterApp`), so that its buttons can come in the frame of its last render.
+ * the frame, and the queue is read in a later task.
  */
 
 import { PLACED_BY_POSITION } from '../core/index.js';
@@ -23,13 +22,6 @@ import {
 import { textPacketKind } from '../host/text-packets.js';
 
 type PacketHandler = (event: unknown) => void;
-
-export interface PacketReader {
-  (packet: string): void;
-  /** The app has handled the packet just read: a finished answer's queue is read now, after the
-   * app's own work (its render is queued before ours), not a task later. */
-  afterApp(): void;
-}
 
 // A raw chunk whose sources are placed by where it comes in the text (core's PLACED_BY_POSITION):
 // the text packets before it are read with it.
@@ -54,13 +46,12 @@ export function createPacketReader(
   onUrgent: PacketHandler,
   onText: PacketHandler,
   lost: { unread?(messageId: string): void; reconnected?(): void } = {},
-): PacketReader {
+): (packet: string) => void {
   const queue: Array<{ packet: string; text: boolean } | typeof RECONNECTED> = [];
   let kept: string[] = [];
   let overflowed = false;
   let scheduled = false;
   let connections = 0;
-  let finishedQueued = false;
   const flush = guard('capture', () => {
     scheduled = false;
     for (const queued of queue.splice(0)) {
@@ -89,7 +80,7 @@ export function createPacketReader(
       setTimeout(flush, 0);
     }
   };
-  const read = guard('capture', (packet: string) => {
+  return guard('capture', (packet: string) => {
     if (typeof packet !== 'string' || packet.length < 3) return;
     if (isEngineIoOpen(packet)) {
       if (connections++ > 0) enqueue(RECONNECTED);
@@ -101,15 +92,9 @@ export function createPacketReader(
     if (packet.includes(`"${DIRECT_REQUEST}"`)) return void guard('capture', () => onUrgent(eventPayload(packet)))();
     if (packet.includes(PLACED_BY_POSITION_KEY) && !overflowed)
       kept.splice(0).forEach((text) => enqueue({ packet: text, text: true }));
-    if (packet.includes(FINISHED)) [kept, overflowed, finishedQueued] = [[], false, true];
+    if (packet.includes(FINISHED)) [kept, overflowed] = [[], false];
     enqueue({ packet, text: false });
   });
-  const afterApp = (): void => {
-    if (!finishedQueued) return;
-    finishedQueued = false;
-    queueMicrotask(flush);
-  };
-  return Object.assign(read, { afterApp });
 }
 
 /** The app's own handler (socket.io sets `onmessage`) gets a packet only when `deliver` agrees. */
@@ -117,7 +102,6 @@ function filterAppHandler(
   socket: WebSocket,
   handlers: PropertyDescriptor,
   deliver: (packet: unknown) => boolean,
-  afterApp: () => void,
 ): void {
   const appMayHave = guard('capture', deliver); // on an error, the app gets everything
   Object.defineProperty(socket, 'onmessage', {
@@ -129,12 +113,8 @@ function filterAppHandler(
         typeof handler !== 'function'
           ? handler
           : function (this: WebSocket, event: MessageEvent) {
-              try {
-                if (appMayHave(event.data) !== false)
-                  return (handler as (event: MessageEvent) => unknown).call(this, event);
-              } finally {
-                afterApp();
-              }
+              if (appMayHave(event.data) !== false)
+                return (handler as (event: MessageEvent) => unknown).call(this, event);
             },
       ),
   });
@@ -142,7 +122,11 @@ function filterAppHandler(
 
 /** Every socket.io WebSocket opened from now on is read; until `signal` aborts (capture off).
  * Sockets already open keep our listener, which does nothing once capture is off. */
-export function tapWebSocket(read: PacketReader, deliver: (packet: unknown) => boolean, signal: AbortSignal): void {
+export function tapWebSocket(
+  read: (packet: string) => void,
+  deliver: (packet: unknown) => boolean,
+  signal: AbortSignal,
+): void {
   patch<typeof WebSocket>(
     'WebSocket',
     (Original) => {
@@ -158,9 +142,7 @@ export function tapWebSocket(read: PacketReader, deliver: (packet: unknown) => b
             this.addEventListener('message', (event: MessageEvent) => {
               if (typeof event.data === 'string') read(event.data);
             });
-            if (handlers?.get && handlers.set) {
-              guard('capture', filterAppHandler)(this, handlers, deliver, guard('capture', read.afterApp));
-            }
+            if (handlers?.get && handlers.set) guard('capture', filterAppHandler)(this, handlers, deliver);
           }
         }
       };
