@@ -34,10 +34,17 @@ export function startLazyFeatures(
   finder?: SourceFinder,
 ): void {
   let started = false;
+  let hovered: Element | null = null;
   const start = (features: LazyFeatures): void => {
     if (started || signal.aborted) return;
     started = true;
     features.startFeatures(ui, signal, readChat, finder);
+    // What the pointer or focus reached before the part came (a source row's marks): told again.
+    if (hovered?.isConnected && hovered.matches(':hover')) {
+      hovered.dispatchEvent(new PointerEvent('pointerover', { bubbles: true }));
+    }
+    const focused = document.activeElement;
+    if (focused?.closest(HINTS)) focused.dispatchEvent(new FocusEvent('focusin', { bubbles: true }));
   };
   if (typeof source !== 'function') {
     start(source);
@@ -75,7 +82,11 @@ export function startLazyFeatures(
     { capture: true, signal },
   );
   const hinted = guard('ui', (event: Event) => {
-    if (!fetched && (event.target as Element | null)?.closest?.(HINTS)) prefetch();
+    if (started) return;
+    const target = event.target as Element | null;
+    if (!target?.closest?.(HINTS)) return;
+    if (event.type === 'pointerover') hovered = target;
+    if (!fetched) prefetch();
   });
   document.addEventListener('pointerover', hinted, { signal });
   document.addEventListener('focusin', hinted, { signal });
