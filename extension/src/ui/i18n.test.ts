@@ -95,7 +95,7 @@ for (const [what, loader, code] of [
       assert.equal(t('sources'), ENGLISH.sources);
       assert.equal(t('exportSources'), ENGLISH.exportSources);
       assert.equal(warn.mock.callCount(), 1);
-      assert.match(String(warn.mock.calls[0]?.arguments[0]), new RegExp(code));
+      assert.ok(String(warn.mock.calls[0]?.arguments[0]).includes(code));
     } finally {
       warn.mock.restore();
     }
