@@ -10,6 +10,9 @@ OWUI_VENV ?= $(call owui_venv,$(OWUI_VERSION))
 OWUI_MATRIX := 0.6.43 0.7.2 0.8.12 0.9.6 0.10.2 0.11.4 $(OPEN_WEBUI_VERSION)
 OWUI_OLDEST := $(firstword $(OWUI_MATRIX))
 E2E_ARGS ?=
+# Two pytest workers (pytest-xdist), a test file each at a time (its module's stack and browser stay on
+# one): the end-to-end tests wait on servers and browsers about half the time, the others on subprocesses.
+WORKERS ?= -n 2 --dist loadfile
 TORCH_VERSION := 2.13.0
 # The real LiteLLM proxy (versions.env's LITELLM_VERSION), in a venv of its own.
 LITELLM_VENV ?= $(OWUI_CACHE)/litellm-$(LITELLM_VERSION)
@@ -91,7 +94,7 @@ test-e2e: setup install-extension
 # scenario in both modes on every line is make test-matrix's.
 test-e2e-oldest:
 	$(MAKE) --no-print-directory test-e2e OWUI_VERSION=$(OWUI_OLDEST) OWUI_VENV=$(call owui_venv,$(OWUI_OLDEST)) \
-	  E2E_ARGS="-m '(per_route and not other_mode) or oldest_line or relay'"
+	  E2E_ARGS="$(WORKERS) -m '(per_route and not other_mode) or oldest_line or relay'"
 
 # The browser extension's test builds in Chromium and Firefox ESR, and the userscript, each in an
 # Open WebUI that serves its own loader.js (devstack/delivery.py), each route in one mode (BROWSER_MODE).
@@ -99,7 +102,7 @@ test-e2e-oldest:
 # page another way: its packaging, a chunk's fields streamed and a message's not.
 test-e2e-webext: setup install-extension
 	E2E_DELIVERY=webext $(VENV_PY) -m pytest tests/e2e -m "per_route and not other_mode" -k "packaging or perplexity or azure"
-	E2E_DELIVERY=webext $(VENV_PY) -m pytest tests/e2e -m "per_route and not other_mode" --browser firefox
+	E2E_DELIVERY=webext $(VENV_PY) -m pytest tests/e2e $(WORKERS) -m "per_route and not other_mode" --browser firefox
 	E2E_DELIVERY=userscript $(VENV_PY) -m pytest tests/e2e -m "per_route and not other_mode" -k "perplexity or status or second_part"
 
 # Every scenario, streamed and not and after a reload, on every line (about 9 min a line); the other
@@ -125,7 +128,7 @@ test: setup install-extension
 	$(MAKE) --no-print-directory lint
 	npm run --silent typecheck
 	npm test --silent
-	$(VENV_PY) -m pytest -m "not every_format" --durations=30
+	$(VENV_PY) -m pytest $(WORKERS) -m "not every_format" --durations=30
 	$(MAKE) --no-print-directory test-e2e-webext
 	$(MAKE) --no-print-directory test-e2e-oldest
 

@@ -7,6 +7,7 @@
 - ``userscript``: the userscript, run as a userscript manager runs it (at document start, in the
   page's world), against the same stock Open WebUI."""
 
+import fcntl
 import os
 import shutil
 import subprocess
@@ -46,8 +47,11 @@ def installer(stack: Stack, *args: str) -> str:
 
 
 def install_extension() -> None:
-    """The installer, as an admin runs it: the console script of the wheel in Open WebUI's environment."""
-    result = subprocess.run([console_script(), "install"], cwd="/", capture_output=True, text=True)
+    """The installer, as an admin runs it: the console script of the wheel in Open WebUI's environment; one
+    at a time, as the end-to-end tests' workers each start a stack (pytest -n)."""
+    with open(OWUI_VENV / ".owui-citations-install.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        result = subprocess.run([console_script(), "install"], cwd="/", capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
 
 

@@ -7,6 +7,7 @@ with `record_property("measured", {…})`; a condition the whole run had on this
 the tests."""
 
 import datetime
+import fcntl
 import json
 from pathlib import Path
 
@@ -61,35 +62,43 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """A run of some tests updates theirs and keeps the others' last results: running one test
-    again does not lose a whole matrix run."""
+    again does not lose a whole matrix run. The workers of one run (pytest -n) each add theirs, one
+    at a time, and their requests add up."""
     if not _records:
         return
     version = installed_version(OWUI_VENV)
     version_name = ".".join(map(str, version)) or "unknown"
     path = results_path(version_name)
-    try:
-        earlier = json.loads(path.read_text())["tests"]
-    except (OSError, ValueError, KeyError, TypeError):
-        earlier = []
-    today = datetime.date.today().isoformat()
-    fresh = {record["test"]: {**record, "date": today} for record in _records}
-    tests = [test for test in earlier if test.get("test") not in fresh] + list(fresh.values())
     RESULTS_DIR.mkdir(exist_ok=True)
-    path.write_text(
-        json.dumps(
-            {
-                "open_webui": version_name,
-                **({"condition": condition} if (condition := condition_for(version)) else {}),
-                "date": min(test.get("date", today) for test in tests),  # of the oldest result kept
-                "selection": " ".join(session.config.invocation_params.args),  # of the last run
-                "egress": {
-                    "requests": EGRESS.requests,
-                    "to_links_clicked": len(EGRESS.declared),  # of the last run
-                    "unexpected": EGRESS.unexpected,
+    worker = getattr(session.config, "workerinput", None)
+    run = worker["testrunuid"] if worker else None
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            earlier = json.loads(path.read_text())
+        except (OSError, ValueError):
+            earlier = {}
+        same_run = isinstance(earlier, dict) and run is not None and earlier.get("run") == run
+        egress: dict = {"requests": EGRESS.requests, "to_links_clicked": len(EGRESS.declared)}
+        egress["unexpected"] = EGRESS.unexpected
+        if same_run and isinstance(before := earlier.get("egress"), dict):
+            egress = {key: before.get(key, type(value)()) + value for key, value in egress.items()}
+        today = datetime.date.today().isoformat()
+        fresh = {record["test"]: {**record, "date": today} for record in _records}
+        kept = earlier.get("tests", []) if isinstance(earlier, dict) else []
+        tests = [test for test in kept if test.get("test") not in fresh] + list(fresh.values())
+        path.write_text(
+            json.dumps(
+                {
+                    "open_webui": version_name,
+                    **({"condition": condition} if (condition := condition_for(version)) else {}),
+                    "date": min(test.get("date", today) for test in tests),  # of the oldest result kept
+                    "selection": " ".join(session.config.invocation_params.args),  # of the last run
+                    **({"run": run} if run else {}),
+                    "egress": egress,  # of the last run
+                    "tests": tests,
                 },
-                "tests": tests,
-            },
-            indent=1,
+                indent=1,
+            )
+            + "\n"
         )
-        + "\n"
-    )

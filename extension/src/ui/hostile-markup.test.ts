@@ -4,8 +4,8 @@
  * a reload (test-support/markup/hostile, recorded by `scripts/record_markup.py --hostile` with the extension's
  * UI off), drawn by the UI's features from the citations today's core reads in what the mock server sends for
  * it, streamed or not as recorded (the path capture takes: the body, or the stream's events through the
- * accumulator). Everything is opened: "show all", the sources retrieved but not cited, every button's
- * preview, source 1's modal through every page. Nothing the extension added may run or lead
+ * accumulator). Everything is opened: "show all", the sources retrieved but not cited, the first
+ * sources' previews, source 1's modal through every page. Nothing the extension added may run or lead
  * elsewhere: no `on*` attribute, no element but the UI's own, no loading attribute, no link but http(s) or
  * same-origin relative; the buttons are those the markers ask for, and every payload is on screen as a title
  * (where the scenario file says so). What only a browser shows (nothing runs, no dialog, no request) is
@@ -37,6 +37,7 @@ const LOADING = ['src', 'srcset', 'srcdoc', 'action', 'formaction', 'xlink:href'
 const SAFE_HREF = /^(https?:\/\/[^\s]|\/(?![/\\]))/;
 const LOADS = 'script, iframe, object, embed, frame, base, meta, link';
 const HIDDEN = '.owc-hidden, [hidden], .hidden';
+const PREVIEWED = 5; // sources previewed an answer
 const all = (root: ParentNode, selector: string): HTMLElement[] => [...root.querySelectorAll<HTMLElement>(selector)];
 const handlers = (): number =>
   all(document, '*').filter((e) => [...e.attributes].some((a) => a.name.toLowerCase().startsWith('on'))).length;
@@ -56,7 +57,12 @@ function created(draw: () => void): Element[] {
   } finally {
     document.createElement = original;
   }
-  return [...new Set(made.flatMap((root) => [root, ...root.querySelectorAll('*')]))].filter((e) => !page.has(e));
+  // Each made element and what is inside it, through the made elements no other made element holds (the
+  // others are inside those): one query a root, not one an element.
+  const madeSet = new Set(made);
+  const roots = made.filter((element) => !madeSet.has(element.parentElement as Element));
+  const inside = roots.flatMap((root) => [...root.querySelectorAll('*')]);
+  return [...new Set([...made, ...inside])].filter((e) => !page.has(e));
 }
 
 /** What is wrong with the elements the UI made: a tag it never builds, an event handler, a loading attribute,
@@ -109,8 +115,14 @@ function openEverything(message: HTMLElement, payloads: readonly string[], pages
     group.dispatchEvent(new Event('toggle'));
   }
   report.listed = all(message, '.owc-sources .owc-source, .owc-retrieved .owc-source').length;
+  // The first sources' buttons preview them (a source's buttons show the same preview, drawn from the fields the
+  // modal's pages draw for every source below; hovering is most of this test's time besides those pages).
+  const previewed = new Set<number>();
   for (const cite of all(message, '.owc-cite').filter((b) => b.closest(HIDDEN) === null)) {
-    report.buttons.push(Number(cite.dataset.owcIndex));
+    const index = Number(cite.dataset.owcIndex);
+    report.buttons.push(index);
+    if (previewed.has(index) || previewed.size === PREVIEWED) continue;
+    previewed.add(index);
     cite.dispatchEvent(new PointerEvent('pointerover', { bubbles: true }));
     if (document.querySelector('.owc-preview')) report.previews++;
     cite.dispatchEvent(new PointerEvent('pointerout', { bubbles: true }));
@@ -184,7 +196,8 @@ for (const file of recordings) {
           const { count, listed, pages, previews, buttons } = report!;
           assert.ok(count > 0 && listed === count, `${where}: ${count} sources, ${listed} listed`);
           if (recorded.phase === 'live') assert.equal(pages, count, `${where}: the modal's pages`);
-          assert.equal(previews, buttons.length, `${where}: every button previews its source`);
+          const shouldPreview = Math.min(new Set(buttons).size, PREVIEWED);
+          assert.equal(previews, shouldPreview, `${where}: a source's button previews it`);
           if (checks.buttons === 'as the markers say') {
             assert.deepEqual(buttons, citedNumbers(recorded.view.text, citations), `${where}: buttons`);
           } else if (checks.buttons === 'none') assert.deepEqual(buttons, [], `${where}: buttons`);
