@@ -12,6 +12,7 @@ OWUI_OLDEST := $(firstword $(OWUI_MATRIX))
 E2E_ARGS ?=
 # Two pytest workers (pytest-xdist), a test file each at a time (its module's stack and browser stay on
 # one): the end-to-end tests wait on servers and browsers about half the time, the others on subprocesses.
+# Not for Firefox: two of it and their stacks keep both cores busy (measured no shorter).
 WORKERS ?= -n 2 --dist loadfile
 TORCH_VERSION := 2.13.0
 # The real LiteLLM proxy (versions.env's LITELLM_VERSION), in a venv of its own.
@@ -102,7 +103,7 @@ test-e2e-oldest:
 # page another way: its packaging, a chunk's fields streamed and a message's not.
 test-e2e-webext: setup install-extension
 	E2E_DELIVERY=webext $(VENV_PY) -m pytest tests/e2e -m "per_route and not other_mode" -k "packaging or perplexity or azure"
-	E2E_DELIVERY=webext $(VENV_PY) -m pytest tests/e2e $(WORKERS) -m "per_route and not other_mode" --browser firefox
+	E2E_DELIVERY=webext $(VENV_PY) -m pytest tests/e2e -m "per_route and not other_mode" --browser firefox
 	E2E_DELIVERY=userscript $(VENV_PY) -m pytest tests/e2e -m "per_route and not other_mode" -k "perplexity or status or second_part"
 
 # Every scenario, streamed and not and after a reload, on every line (about 9 min a line); the other
