@@ -46,11 +46,18 @@ def installer(stack: Stack, *args: str) -> str:
     return result.stdout
 
 
-def install_extension() -> None:
-    """The installer, as an admin runs it: the console script of the wheel in Open WebUI's environment; one
-    at a time, as the end-to-end tests' workers each start a stack (pytest -n)."""
-    with open(OWUI_VENV / ".owui-citations-install.lock", "w") as lock:
+@contextmanager
+def shared_frontend() -> Iterator[None]:
+    """Open WebUI's own frontend held by one process at a time: the end-to-end tests' workers (pytest -n) each
+    install into it and copy it, and a copy taken while the installer writes would meet its temporary files."""
+    with open(OWUI_VENV / ".owui-citations-frontend.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+def install_extension() -> None:
+    """The installer, as an admin runs it: the console script of the wheel in Open WebUI's environment."""
+    with shared_frontend():
         result = subprocess.run([console_script(), "install"], cwd="/", capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
 
@@ -59,7 +66,8 @@ def _frontend_copy(directory: Path, *installer_args: str) -> subprocess.Complete
     """A copy of the pinned Open WebUI's frontend (hard links: no space, and the shared one is not changed),
     then the installer run on it with ``installer_args``."""
     source = next(OWUI_VENV.glob("lib/python*/site-packages/open_webui/frontend"))
-    shutil.copytree(source, directory, copy_function=os.link)
+    with shared_frontend():
+        shutil.copytree(source, directory, copy_function=os.link)
     result = subprocess.run(
         [console_script(), *installer_args, "--frontend-dir", str(directory)], cwd="/", capture_output=True, text=True
     )
