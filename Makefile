@@ -12,7 +12,9 @@ OWUI_OLDEST := $(firstword $(OWUI_MATRIX))
 E2E_ARGS ?=
 # Two pytest workers (pytest-xdist), a test file each at a time (its module's stack and browser stay on
 # one): the end-to-end tests wait on servers and browsers about half the time, the others on subprocesses.
-# Not for Firefox: two of it and their stacks keep both cores busy (measured no shorter).
+# Not for Firefox: two of it and their stacks keep both cores busy (measured no shorter). Not for the
+# other tests: a file's tests are scheduled by node id there, and Schemathesis gives each API operation's
+# test the function's (tests/mock/test_fuzz_api.py): one of them would run. They take pytest-xdist's default.
 WORKERS ?= -n 2 --dist loadfile
 TORCH_VERSION := 2.13.0
 # The real LiteLLM proxy (versions.env's LITELLM_VERSION), in a venv of its own.
@@ -129,7 +131,8 @@ test: setup install-extension
 	$(MAKE) --no-print-directory lint
 	npm run --silent typecheck
 	npm test --silent
-	$(VENV_PY) -m pytest $(WORKERS) -m "not every_format" --durations=30
+	$(VENV_PY) -m pytest -n 2 -m "not every_format" --ignore=tests/e2e
+	$(VENV_PY) -m pytest tests/e2e $(WORKERS) -m "not every_format" --durations=30
 	$(MAKE) --no-print-directory test-e2e-webext
 	$(MAKE) --no-print-directory test-e2e-oldest
 
