@@ -131,7 +131,7 @@ test: setup install-extension
 	$(MAKE) --no-print-directory lint
 	npm run --silent typecheck
 	npm test --silent
-	$(VENV_PY) -m pytest -n 2 -m "not every_format" --ignore=tests/e2e
+	$(VENV_PY) -m pytest -n 2 --ignore=tests/e2e
 	$(VENV_PY) -m pytest tests/e2e $(WORKERS) -m "not every_format" --durations=30
 	$(MAKE) --no-print-directory test-e2e-webext
 	$(MAKE) --no-print-directory test-e2e-oldest

@@ -7,12 +7,12 @@
 - ``userscript``: the userscript, run as a userscript manager runs it (at document start, in the
   page's world), against the same stock Open WebUI."""
 
-import fcntl
 import os
 import shutil
 import subprocess
 import time
 from collections.abc import Iterator
+from contextlib import AbstractContextManager
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -20,6 +20,7 @@ from playwright.sync_api import BrowserContext
 from playwright.sync_api import BrowserType
 
 from devstack.processes import ROOT
+from devstack.processes import exclusive
 from devstack.stack import OWUI_VENV
 from devstack.stack import Stack
 
@@ -46,13 +47,10 @@ def installer(stack: Stack, *args: str) -> str:
     return result.stdout
 
 
-@contextmanager
-def shared_frontend() -> Iterator[None]:
+def shared_frontend() -> AbstractContextManager[None]:
     """Open WebUI's own frontend held by one process at a time: the end-to-end tests' workers (pytest -n) each
     install into it and copy it, and a copy taken while the installer writes would meet its temporary files."""
-    with open(OWUI_VENV / ".owui-citations-frontend.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        yield
+    return exclusive(OWUI_VENV / ".owui-citations-frontend.lock")
 
 
 def install_extension() -> None:

@@ -1,5 +1,6 @@
 """Child processes with a log file, a readiness check and a clean stop."""
 
+import fcntl
 import os
 import signal
 import socket
@@ -8,6 +9,8 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,6 +22,14 @@ def debian_program(package: str) -> str:
     """The path of a program of Debian's ``package`` that scripts/ensure-debian.sh finds (or installs)."""
     command = [str(ROOT / "scripts" / "ensure-debian.sh"), package]
     return subprocess.run(command, capture_output=True, text=True, check=True).stdout.strip()
+
+
+@contextmanager
+def exclusive(lock_file: Path) -> Iterator[None]:
+    """One process at a time in the block, among those locking ``lock_file`` (pytest's workers, say)."""
+    with open(lock_file, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
 
 
 def free_port() -> int:

@@ -7,7 +7,6 @@ with `record_property("measured", {…})`; a condition the whole run had on this
 the tests."""
 
 import datetime
-import fcntl
 import json
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from devstack.delivery import DELIVERY
 from devstack.limits import condition_for
 from devstack.owui import installed_version
 from devstack.processes import ROOT
+from devstack.processes import exclusive
 from devstack.stack import OWUI_VENV
 from tests.e2e.egress import EGRESS
 
@@ -72,21 +72,19 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     RESULTS_DIR.mkdir(exist_ok=True)
     worker = getattr(session.config, "workerinput", None)
     run = worker["testrunuid"] if worker else None
-    with open(path.with_suffix(".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    egress = {"requests": EGRESS.requests, "to_links_clicked": len(EGRESS.declared), "unexpected": EGRESS.unexpected}
+    today = datetime.date.today().isoformat()
+    fresh = {record["test"]: {**record, "date": today} for record in _records}
+    with exclusive(path.with_suffix(".lock")):
         try:
             earlier = json.loads(path.read_text())
         except (OSError, ValueError):
+            earlier = None
+        if not isinstance(earlier, dict):
             earlier = {}
-        same_run = isinstance(earlier, dict) and run is not None and earlier.get("run") == run
-        egress: dict = {"requests": EGRESS.requests, "to_links_clicked": len(EGRESS.declared)}
-        egress["unexpected"] = EGRESS.unexpected
-        if same_run and isinstance(before := earlier.get("egress"), dict):
-            egress = {key: before.get(key, type(value)()) + value for key, value in egress.items()}
-        today = datetime.date.today().isoformat()
-        fresh = {record["test"]: {**record, "date": today} for record in _records}
-        kept = earlier.get("tests", []) if isinstance(earlier, dict) else []
-        tests = [test for test in kept if test.get("test") not in fresh] + list(fresh.values())
+        if run is not None and earlier.get("run") == run:  # another worker's part of this run
+            egress = {key: earlier["egress"][key] + value for key, value in egress.items()}
+        tests = [test for test in earlier.get("tests", []) if test.get("test") not in fresh] + list(fresh.values())
         path.write_text(
             json.dumps(
                 {
@@ -95,7 +93,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
                     "date": min(test.get("date", today) for test in tests),  # of the oldest result kept
                     "selection": " ".join(session.config.invocation_params.args),  # of the last run
                     **({"run": run} if run else {}),
-                    "egress": egress,  # of the last run
+                    "egress": egress,  # of the last run, all its workers
                     "tests": tests,
                 },
                 indent=1,
