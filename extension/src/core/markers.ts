@@ -400,8 +400,8 @@ function* anchorSpanSteps(text: string, citations: readonly Citation[], budget: 
     if (start >= runEnd) {
       SPACE_RUN.lastIndex = start;
       SPACE_RUN.exec(text);
-      if (budget.spend(1 + SPACE_RUN.lastIndex - start)) yield;
-      runEnd = SPACE_RUN.lastIndex;
+      runEnd = SPACE_RUN.lastIndex; // read before a yield: another pass may move the shared regex's lastIndex
+      if (budget.spend(1 + runEnd - start)) yield;
     }
     firstNonSpace[i] = runEnd; // [start, runEnd) is white space
   }

@@ -217,3 +217,16 @@ test('a long answer is read in many steps of a small budget, and in one with non
   // Each step reads at most its budget and one marker's search: the text is cut in as many steps.
   assert.ok(small.steps >= text.length / 256, `${small.steps} steps for ${text.length} characters`);
 });
+
+test('anchors after white space, read in steps in turn with each other, each link from its first word', () => {
+  const texts = [`${' '.repeat(500)}word`, `${' '.repeat(100)}word`];
+  const passes = texts.map((text) =>
+    linkMarkerSteps(text, [citation(1, { anchors: [{ start: 0, end: text.length, unit: 'utf16' }] })], {
+      stepUnits: 64,
+    }),
+  );
+  assert.deepEqual(
+    inTurn(passes).map((links) => links.map(({ start, end }) => [start, end])),
+    [[[500, 504]], [[100, 104]]],
+  );
+});
