@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from playwright.sync_api import Browser
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from bench.browser import BUNDLE
 from bench.browser import EXTENSION_URL
@@ -72,11 +73,25 @@ def alternating(reps: int) -> Iterator[Mode]:
 
 
 def wait_for_buttons(tab: Tab, message_id: str, count: int, timeout_ms: int = 60_000) -> None:
-    tab.page.wait_for_function(
-        "([buttons, count]) => document.querySelectorAll(buttons).length >= count",
-        arg=[f"{message_selector(message_id)} {CITE}", count],
-        timeout=timeout_ms,
-    )
+    buttons = f"{message_selector(message_id)} {CITE}"
+    try:
+        tab.page.wait_for_function(
+            "([buttons, count]) => document.querySelectorAll(buttons).length >= count",
+            arg=[buttons, count],
+            timeout=timeout_ms,
+        )
+    except PlaywrightTimeoutError:
+        # What the page showed instead: the figure's failure says it in one line.
+        shown = tab.page.evaluate(
+            """([message, buttons, id]) => ({
+                buttons: document.querySelectorAll(buttons).length,
+                answers: document.querySelectorAll(message).length,
+                text: document.querySelector(message)?.textContent?.length ?? null,
+                counts: (window.__owcBench?.citeChanges?.[id] ?? []).map((change) => change.count).slice(-8),
+            })""",
+            [message_selector(message_id), buttons, message_id],
+        )
+        raise RuntimeError(f"{count} buttons awaited in {message_id} for {timeout_ms} ms; the page: {shown}") from None
 
 
 def buttons_latency_ms(tab: Tab, message_id: str) -> float | None:
