@@ -54,16 +54,21 @@ function startWith(load: () => Promise<LazyFeatures>, answers: Parameters<typeof
   return { off, asked };
 }
 
+/** A part whose load is under way until `arrive` gives it. */
+function partOnItsWay() {
+  let arrive: (features: LazyFeatures) => void = () => undefined;
+  const load = () =>
+    new Promise<LazyFeatures>((resolve) => {
+      arrive = resolve;
+    });
+  return { load, arrive: (features: LazyFeatures) => arrive(features) };
+}
+
 test('a click before the part is there waits for it, then acts once', async () => {
   const { button, seenByPage } = page();
   const opened: string[] = [];
-  let arrive: (features: LazyFeatures) => void = () => undefined;
-  const { off, asked } = startWith(
-    () =>
-      new Promise((resolve) => {
-        arrive = resolve;
-      }),
-  );
+  const { load, arrive } = partOnItsWay();
+  const { off, asked } = startWith(load);
   button.click();
   assert.deepEqual(opened, [], 'nothing yet: the part is on its way');
   assert.equal(seenByPage.length, 0, 'the held click reaches nothing else');
@@ -121,5 +126,28 @@ test('the part is fetched when the page is idle after the first answer with sour
   notify({ messageId: 'with' });
   await settle();
   assert.equal(asked.loads, 1);
+  off.abort();
+});
+
+test('a source row focused before the part is there is told again once it is: its marks show without a second focus', async () => {
+  const row = document.createElement('a');
+  row.href = '#';
+  const list = document.createElement('div');
+  list.className = 'owc-sources';
+  list.append(row);
+  document.body.replaceChildren(list);
+  const focusedRows: EventTarget[] = [];
+  const features: LazyFeatures = {
+    startFeatures: (_ui, signal) =>
+      document.addEventListener('focusin', (event) => focusedRows.push(event.target!), { signal }),
+  };
+  const { load, arrive } = partOnItsWay();
+  const { off, asked } = startWith(load);
+  row.focus();
+  assert.equal(asked.loads, 1, 'the focus fetches the part');
+  assert.deepEqual(focusedRows, []);
+  arrive(features);
+  await settle();
+  assert.deepEqual(focusedRows, [row], 'the part sees the focus it came too late for');
   off.abort();
 });
