@@ -15,7 +15,8 @@ E2E_ARGS ?=
 # Not for Firefox: two of it and their stacks keep both cores busy (measured no shorter). Not for the
 # other tests: a file's tests are scheduled by node id there, and Schemathesis gives each API operation's
 # test the function's (tests/mock/test_fuzz_api.py): one of them would run. They take pytest-xdist's default.
-WORKERS ?= -n 2 --dist loadfile
+PYTEST_WORKERS := -n 2
+WORKERS ?= $(PYTEST_WORKERS) --dist loadfile
 TORCH_VERSION := 2.13.0
 # The real LiteLLM proxy (versions.env's LITELLM_VERSION), in a venv of its own.
 LITELLM_VENV ?= $(OWUI_CACHE)/litellm-$(LITELLM_VERSION)
@@ -131,7 +132,7 @@ test: setup install-extension
 	$(MAKE) --no-print-directory lint
 	npm run --silent typecheck
 	npm test --silent
-	$(VENV_PY) -m pytest -n 2 --ignore=tests/e2e
+	$(VENV_PY) -m pytest $(PYTEST_WORKERS) --ignore=tests/e2e
 	$(VENV_PY) -m pytest tests/e2e $(WORKERS) -m "not every_format" --durations=30
 	$(MAKE) --no-print-directory test-e2e-webext
 	$(MAKE) --no-print-directory test-e2e-oldest
